@@ -17,7 +17,7 @@ describe('classifyAttempt', () => {
   });
 
   it.each([
-    ['timeout', 'retry'], ['connection', 'retry'], ['dns', 'retry'], ['aborted', 'retry'], ['blocked', 'fail'], ['invalid_url', 'fail'],
+    ['timeout', 'retry'], ['connection', 'retry'], ['dns', 'retry'], ['aborted', 'retry'], ['blocked', 'fail'], ['invalid_url', 'fail'], ['invalid_request', 'fail'],
   ] as Array<[SendErrorKind, string]>)('error %s -> %s', (kind, outcome) => {
     expect(classifyAttempt({ ok: false, error: { kind, message: 'x' } })).toBe(outcome);
   });

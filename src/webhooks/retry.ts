@@ -26,14 +26,15 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
+const PERMANENT_ERRORS = new Set<string>(['blocked', 'invalid_url', 'invalid_request']);
 
 /** Decides what an attempt means for the delivery. */
 export function classifyAttempt(result: Pick<SendResult, 'ok' | 'status' | 'error'>): AttemptOutcome {
   const { status, error } = result;
   if (status === undefined) {
     // No response: timeouts, refused/reset connections, DNS failures and aborts
-    // are transient; a blocked address or an unusable URL will not get better.
-    return error?.kind === 'blocked' || error?.kind === 'invalid_url' ? 'fail' : 'retry';
+    // are transient; a blocked address or an unusable URL/request will not get better.
+    return error !== undefined && PERMANENT_ERRORS.has(error.kind) ? 'fail' : 'retry';
   }
   if (status >= 200 && status < 300) return 'delivered';
   if (status >= 500 || RETRYABLE_STATUSES.has(status)) return 'retry';

@@ -115,6 +115,13 @@ describe('sendWebhook against a real local receiver', () => {
     expect(classifyAttempt(result)).toBe('retry');
   });
 
+  it('fails at once on a header value that cannot be sent', async () => {
+    const result = await send('/ok', { headers: { 'x-bad': 'a\r\nInjected: 1' } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid_request' } });
+    expect(classifyAttempt(result)).toBe('fail');
+    expect(connections).toBe(0);
+  });
+
   it('an already aborted signal makes no request', async () => {
     const result = await send('/ok', { signal: AbortSignal.abort() });
     expect(result.error?.kind).toBe('aborted');
@@ -138,6 +145,12 @@ describe('SSRF guard in sendWebhook', () => {
     const result = await sendWebhook({ url: `http://localhost:${port}/ok`, headers: {}, body, allowPrivate: false, resolve: rebinding });
     expect(result).toMatchObject({ ok: false, error: { kind: 'blocked' } });
     expect(connections).toBe(0);
+  });
+
+  it('counts a hanging pre-connect DNS check against the timeout', async () => {
+    const hanging = () => new Promise<never>(() => {});
+    const result = await sendWebhook({ url: 'https://hooks.example.com/', headers: {}, body, allowPrivate: false, timeoutMs: 100, resolve: hanging });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
   });
 
   it('refuses non-http schemes even with allowPrivate', async () => {

@@ -11,8 +11,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = 'Tapline-Webhooks/1';
 
-/** Why no HTTP status was obtained. `blocked` and `invalid_url` are permanent. */
-export type SendErrorKind = 'timeout' | 'connection' | 'dns' | 'blocked' | 'invalid_url' | 'aborted';
+/** Why no HTTP status was obtained. `blocked`, `invalid_url` and `invalid_request` are permanent. */
+export type SendErrorKind = 'timeout' | 'connection' | 'dns' | 'blocked' | 'invalid_url' | 'invalid_request' | 'aborted';
 
 export interface SendResult {
   /** True for a 2xx response. */
@@ -59,11 +59,21 @@ function buildHeaders(input: SendWebhookInput, body: Buffer): Record<string, str
   return headers;
 }
 
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<undefined>((resolve) => { timer = setTimeout(resolve, ms, undefined); });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
+
 /** Performs one POST attempt; never throws. */
 export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const check = await checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate, resolve: input.resolve });
+  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timedOut = () => failure('timeout', `no response within ${timeoutMs} ms`, elapsed());
+  // The pre-connect DNS check counts against the attempt's timeout too.
+  const check = await withTimeout(checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate, resolve: input.resolve }), timeoutMs);
+  if (check === undefined) return timedOut();
   if (!check.ok) {
     const kind = check.reason === 'blocked_address' ? 'blocked' : check.reason === 'unresolvable' ? 'dns' : 'invalid_url';
     return failure(kind, check.message, elapsed());
@@ -81,9 +91,8 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
       request?.destroy();
       resolve(result);
     };
-    const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A response already received stands even if draining its body times out.
-    const timer = setTimeout(() => finish(response ?? failure('timeout', `no response within ${timeoutMs} ms`, elapsed())), timeoutMs);
+    const timer = setTimeout(() => finish(response ?? timedOut()), Math.max(0, timeoutMs - elapsed()));
     const onAbort = () => finish(response ?? failure('aborted', 'delivery attempt aborted', elapsed()));
     if (input.signal?.aborted) return onAbort();
     input.signal?.addEventListener('abort', onAbort, { once: true });
@@ -97,7 +106,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
         lookup: createSafeLookup({ allowPrivate: input.allowPrivate }),
       });
     } catch (err) {
-      return finish(failure('invalid_url', (err as Error).message, elapsed()));
+      return finish(failure('invalid_request', (err as Error).message, elapsed())); // e.g. a header with CR/LF
     }
     request.on('error', (err: NodeJS.ErrnoException) => finish(response ?? failure(errorKind(err), err.message, elapsed())));
     request.on('response', (res) => {
