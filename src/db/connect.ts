@@ -1,0 +1,77 @@
+// Opens the one database Tapline uses: an embedded SQLite file or PostgreSQL.
+// Everything above this file talks Kysely and never knows which one it is.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { allMigrations } from './migrations/index.ts';
+import type { Database } from './types.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres:// URL; when absent, `sqliteFile` is used. */
+  databaseUrl?: string;
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+// pg returns int8 as string by default; our int8 columns are epoch millis and counters.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+function openPostgres(opts: OpenOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: opts.databaseUrl,
+    max: opts.poolSize ?? 10,
+    options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}
+
+function openSqlite(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+export function openDatabase(opts: OpenOptions): Db {
+  if (opts.databaseUrl) return openPostgres(opts);
+  if (!opts.sqliteFile) throw new Error('openDatabase: either databaseUrl or sqliteFile is required');
+  return openSqlite(opts.sqliteFile);
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => allMigrations(db.dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when every known migration has been applied (readiness). */
+export async function migrationsApplied(db: Db): Promise<boolean> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => allMigrations(db.dialect) },
+  });
+  const migrations = await migrator.getMigrations();
+  return migrations.every((m) => m.executedAt !== undefined);
+}

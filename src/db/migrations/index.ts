@@ -1,0 +1,10 @@
+// Ordered migrations, in code (no file scanning) so they ship inside the package.
+import type { Migration } from 'kysely/migration';
+import type { DialectName } from '../connect.ts';
+import { initialMigration } from './001_initial.ts';
+
+export function allMigrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '001_initial': initialMigration(dialect),
+  };
+}

@@ -1,0 +1,10 @@
+// Every domain's HTTP routes, registered by buildApp in this order.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
+import { environmentRoutes } from './environments/routes.ts';
+
+type RoutePlugin = (app: FastifyInstance, opts: { ctx: AppContext }) => Promise<void>;
+
+export const domainRoutes: RoutePlugin[] = [
+  environmentRoutes as unknown as RoutePlugin,
+];
