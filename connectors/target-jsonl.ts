@@ -1,0 +1,154 @@
+/**
+ * target-jsonl: a Singer target writing `<destination_path>/<stream>.jsonl`.
+ *   node connectors/target-jsonl.ts --config f   (Singer messages on stdin)
+ * Records are appended one JSON object per line. After each flush (every
+ * `flush_every_records` records and at the end) the latest STATE value seen
+ * is echoed on stdout as one JSON line: only then are the records before it
+ * on disk. Malformed input exits 1 with the line number on stderr.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import * as path from 'node:path';
+import { failWith, parseSingerArgs, readJsonObject } from './lib/args.ts';
+import { forEachLine } from './lib/lines.ts';
+
+const NAME = 'target-jsonl';
+const MAX_PENDING_CHARS = 16 * 1024 * 1024;
+
+interface TargetConfig {
+  destinationPath: string;
+  flushEveryRecords: number;
+  failOnRecord?: number;
+}
+
+interface StreamFile {
+  fd: number;
+  pending: string;
+}
+
+function parseConfig(raw: Record<string, unknown>): TargetConfig {
+  const dest = raw.destination_path;
+  if (typeof dest !== 'string' || dest === '') throw new Error('config.destination_path must be a non-empty string');
+  const flush = raw.flush_every_records ?? 10_000;
+  if (typeof flush !== 'number' || !Number.isSafeInteger(flush) || flush < 1) {
+    throw new Error('config.flush_every_records must be a positive integer');
+  }
+  const failOn = raw.fail_on_record ?? undefined;
+  if (failOn !== undefined && (typeof failOn !== 'number' || !Number.isSafeInteger(failOn))) {
+    throw new Error('config.fail_on_record must be an integer');
+  }
+  return { destinationPath: dest, flushEveryRecords: flush, failOnRecord: failOn };
+}
+
+/** Stream names come from the tap: keep them to one safe file name. */
+export function streamFileName(stream: string): string {
+  const safe = stream.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${safe.startsWith('.') ? `_${safe}` : safe}.jsonl`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * The record's JSON text. Re-serialising costs as much as parsing, so for the
+ * common compact layout `{"type":"RECORD","stream":"s","record":{...}}` with
+ * no other keys (already validated by JSON.parse) the text is sliced out.
+ */
+function recordText(line: string, stream: string, msg: Record<string, unknown>): string {
+  if (line.startsWith('{"type":"RECORD","stream":') && line.endsWith('}}')) {
+    let keys = 0;
+    for (const _ in msg) keys++;
+    const head = `{"type":"RECORD","stream":${JSON.stringify(stream)},"record":`;
+    if (keys === 3 && line.startsWith(head)) return line.slice(head.length, -1);
+  }
+  return JSON.stringify(msg.record);
+}
+
+function createTarget(config: TargetConfig) {
+  mkdirSync(config.destinationPath, { recursive: true });
+  const files = new Map<string, StreamFile>();
+  let pendingRecords = 0;
+  let pendingChars = 0;
+  let records = 0;
+  let state: { value: unknown } | undefined;
+  const warned = new Set<string>();
+
+  function flush(): void {
+    for (const file of files.values()) {
+      if (file.pending !== '') writeSync(file.fd, file.pending);
+      file.pending = '';
+    }
+    pendingRecords = 0;
+    pendingChars = 0;
+    if (state) process.stdout.write(`${JSON.stringify(state.value)}\n`);
+    state = undefined;
+  }
+
+  function onLine(line: string, n: number): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch (err) {
+      if (line.trim() === '') return;
+      throw new Error(`line ${n}: not valid JSON (${(err as Error).message}): ${line.slice(0, 200)}`);
+    }
+    if (!isObject(msg) || typeof msg.type !== 'string') throw new Error(`line ${n}: not a Singer message (no "type")`);
+    const stream = msg.stream;
+    switch (msg.type) {
+      case 'RECORD': {
+        if (typeof stream !== 'string' || !isObject(msg.record)) throw new Error(`line ${n}: RECORD needs "stream" and an object "record"`);
+        const file = files.get(stream);
+        if (!file) throw new Error(`line ${n}: RECORD for stream ${JSON.stringify(stream)} before its SCHEMA`);
+        records++;
+        if (config.failOnRecord !== undefined && records >= config.failOnRecord) {
+          throw new Error(`failing on purpose at record ${records} (fail_on_record)`);
+        }
+        const text = `${recordText(line, stream, msg)}\n`;
+        file.pending += text;
+        pendingChars += text.length;
+        if (++pendingRecords >= config.flushEveryRecords || pendingChars >= MAX_PENDING_CHARS) flush();
+        return;
+      }
+      case 'SCHEMA':
+        if (typeof stream !== 'string' || !isObject(msg.schema)) throw new Error(`line ${n}: SCHEMA needs "stream" and an object "schema"`);
+        if (!files.has(stream)) {
+          const fd = openSync(path.join(config.destinationPath, streamFileName(stream)), 'a');
+          files.set(stream, { fd, pending: '' });
+        }
+        return;
+      case 'STATE':
+        if (!('value' in msg)) throw new Error(`line ${n}: STATE needs a "value"`);
+        state = { value: msg.value };
+        if (pendingRecords === 0) flush();
+        return;
+      case 'ACTIVATE_VERSION':
+        if (typeof stream !== 'string') throw new Error(`line ${n}: ACTIVATE_VERSION needs "stream"`);
+        return;
+      default:
+        if (!warned.has(msg.type)) process.stderr.write(`${NAME}: ignoring message type ${JSON.stringify(msg.type)} (line ${n})\n`);
+        warned.add(msg.type);
+    }
+  }
+
+  function finish(): void {
+    flush();
+    for (const file of files.values()) closeSync(file.fd);
+    process.stderr.write(`${NAME}: wrote ${records} records to ${files.size} stream file(s)\n`);
+  }
+
+  return { onLine, finish };
+}
+
+async function main(): Promise<void> {
+  const args = parseSingerArgs(process.argv.slice(2));
+  if (args.about) {
+    process.stdout.write(`${JSON.stringify({ name: NAME, capabilities: ['state'] })}\n`);
+    return;
+  }
+  if (!args.config) throw new Error('--config is required');
+  const target = createTarget(parseConfig(readJsonObject(args.config, 'config')));
+  await forEachLine(process.stdin, target.onLine);
+  target.finish();
+}
+
+main().catch((err) => failWith(NAME, err));
