@@ -51,6 +51,8 @@ export function availableStores(): StoreName[] {
 export interface HarnessOptions {
   readonly config?: Partial<Config>;
   readonly now?: () => number;
+  /** A logger to inspect (defaults to a silent one). */
+  readonly logger?: import('pino').Logger;
 }
 
 export async function startHarness(store: StoreName, opts: HarnessOptions = {}): Promise<Harness & { close(): Promise<void> }> {
@@ -66,7 +68,7 @@ export async function startHarness(store: StoreName, opts: HarnessOptions = {}):
     ...opts.config,
   });
   const ctx = await createContext(config, {
-    logger: pino({ level: 'silent' }),
+    logger: opts.logger ?? pino({ level: 'silent' }),
     pgSchema: store === 'postgres' ? inject('pgSchema') ?? undefined : undefined,
     now: opts.now,
   });
