@@ -126,6 +126,15 @@ describe('tap-sample sync', () => {
     expect(states(third.messages).at(-1)).toEqual(states(second.messages).at(-1));
   });
 
+  it('ignores bookmarks for streams the catalog sets to FULL_TABLE', () => {
+    const catalog = discover();
+    catalog.streams[0].metadata[0].metadata['replication-method'] = 'FULL_TABLE';
+    const state = { bookmarks: { contacts: { updated_at: '2024-01-01T00:00:01Z' }, companies: { updated_at: '2024-01-01T00:00:01Z' } } };
+    const { messages } = tap({ record_count: 3, streams: ['contacts', 'companies'] }, { catalog, state });
+    expect(records(messages, 'contacts').map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(records(messages, 'companies').map((r) => r.id)).toEqual([3]);
+  });
+
   it('keeps unrelated state keys and accepts a whole STATE message as state', () => {
     const state = { type: 'STATE', value: { bookmarks: { contacts: { updated_at: '2024-01-01T00:00:01Z' } }, extra: 1 } };
     const { messages } = tap({ record_count: 3, streams: ['contacts'] }, { state });
@@ -146,6 +155,14 @@ describe('tap-sample sync', () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(/fail_after/);
     expect(records(jsonLines(stdout))).toHaveLength(4);
+  });
+
+  it('slows down by sleep_ms_per_record', () => {
+    const started = Date.now();
+    const { status, messages } = tap({ record_count: 4, streams: ['deals'], sleep_ms_per_record: 50 });
+    expect(status).toBe(0);
+    expect(records(messages)).toHaveLength(4);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
 
   it('exits 1 with a message for bad config or arguments', () => {

@@ -47,10 +47,10 @@ function stateLine(state: State): string {
 /** Emits all planned streams; returns false when fail_after stopped the run. */
 async function sync(config: SampleConfig, plans: StreamPlan[], state: State, out: ChunkedWriter): Promise<boolean> {
   let emitted = 0;
-  for (const { stream, fields } of plans) {
+  for (const { stream, fields, fullTable } of plans) {
     const schema = { type: 'SCHEMA', stream: stream.name, schema: streamSchema(fields), key_properties: ['id'], bookmark_properties: ['updated_at'] };
     out.add(`${JSON.stringify(schema)}\n`);
-    const [first, end] = indexRange(config, state.bookmarks[stream.name]?.updated_at);
+    const [first, end] = indexRange(config, fullTable ? undefined : state.bookmarks[stream.name]?.updated_at);
     const head = `{"type":"RECORD","stream":"${stream.name}","record":{`;
     const keys = fields.map((f, k) => `${k === 0 ? '' : ','}"${f.name}":`);
     const gens = fields.map((f) => f.json);

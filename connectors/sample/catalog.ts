@@ -17,6 +17,8 @@ interface CatalogStream {
 export interface StreamPlan {
   stream: StreamDef;
   fields: FieldDef[];
+  /** The catalog asked for `replication-method: FULL_TABLE`: bookmarks are ignored. */
+  fullTable: boolean;
 }
 
 export function discoverCatalog(): { streams: unknown[] } {
@@ -86,7 +88,7 @@ export function planStreams(catalog: Record<string, unknown> | undefined, onlySt
     if (!findStream(name)) throw new Error(`config.streams names unknown stream ${JSON.stringify(name)}`);
   }
   const wanted = (s: StreamDef) => !onlyStreams || onlyStreams.includes(s.name);
-  if (!catalog) return STREAMS.filter(wanted).map((stream) => ({ stream, fields: stream.fields }));
+  if (!catalog) return STREAMS.filter(wanted).map((stream) => ({ stream, fields: stream.fields, fullTable: false }));
 
   if (!Array.isArray(catalog.streams)) throw new Error('catalog must have a "streams" array');
   const entries = catalog.streams as CatalogStream[];
@@ -96,7 +98,8 @@ export function planStreams(catalog: Record<string, unknown> | undefined, onlySt
     if (!wanted(stream)) continue;
     const cs = entries.find((e) => (e.tap_stream_id ?? e.stream) === stream.name);
     if (!cs || (anySelection && streamSelected(cs) !== true)) continue;
-    plans.push({ stream, fields: selectFields(stream, cs) });
+    const fullTable = streamMetadata(cs)?.['replication-method'] === 'FULL_TABLE';
+    plans.push({ stream, fields: selectFields(stream, cs), fullTable });
   }
   return plans;
 }
