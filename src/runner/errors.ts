@@ -2,10 +2,13 @@
 // (e.g. a StageError with stage 'sync' becomes SYNC_FAILED).
 
 export type StageName = 'discover' | 'sync' | 'etl' | 'export';
+/** failed: the stage's own failure; timeout: timeoutMs elapsed; aborted: the AbortSignal fired. */
+export type StageFailureKind = 'failed' | 'timeout' | 'aborted';
 
 /** A stage failed; `message` is readable and safe to show to a tenant (no config values). */
 export class StageError extends Error {
   readonly stage: StageName;
+  readonly kind: StageFailureKind;
   /** Exit code of the failing process, when one exited. */
   readonly exitCode: number | null;
   /** Last stderr lines of the failing process (already part of `message`). */
@@ -14,11 +17,12 @@ export class StageError extends Error {
   constructor(
     stage: StageName,
     message: string,
-    details: { exitCode?: number | null; stderrTail?: readonly string[]; cause?: unknown } = {},
+    details: { kind?: StageFailureKind; exitCode?: number | null; stderrTail?: readonly string[]; cause?: unknown } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'StageError';
     this.stage = stage;
+    this.kind = details.kind ?? 'failed';
     this.exitCode = details.exitCode ?? null;
     this.stderrTail = details.stderrTail ?? [];
   }

@@ -70,8 +70,10 @@ export function spawnConnector(spec: SpawnSpec): ConnectorProcess {
     tail.add(line);
     spec.onStderrLine?.(line);
   }, { maxLineBytes: 64 * 1024, onLongLine: 'truncate' });
-  child.stderr.on('data', (chunk: Buffer) => stderrLines.push(chunk));
-  child.stderr.on('end', () => stderrLines.end());
+  const stdout = child.stdout!; // stdio[1] and [2] are always 'pipe'
+  const stderr = child.stderr!;
+  stderr.on('data', (chunk: Buffer) => stderrLines.push(chunk));
+  stderr.on('end', () => stderrLines.end());
   child.stdin?.on('error', () => {}); // EPIPE when the process exits early: reported by its exit code.
 
   let killReason: string | undefined;
@@ -132,7 +134,7 @@ export function spawnConnector(spec: SpawnSpec): ConnectorProcess {
     child.once('close', (code, signal) => finish(code, signal));
   });
 
-  return { pid, stdin: child.stdin, stdout: child.stdout, done, kill, stderrTail: () => tail.toArray() };
+  return { pid, stdin: child.stdin, stdout, done, kill, stderrTail: () => tail.toArray() };
 }
 
 function groupAlive(pid: number | undefined): boolean {

@@ -5,6 +5,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 
 export const SCHEMAS_FILE = '_schemas.json';
 const EXT = '.jsonl';
@@ -115,7 +116,7 @@ export class JsonlWriter {
 }
 
 /** Waits for 'drain', failing if the stream errors or closes first. */
-export function drained(stream: NodeJS.WritableStream & { once: WriteStream['once'] }): Promise<void> {
+export function drained(stream: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanup = (): void => {
       stream.removeListener('drain', onDrain);
