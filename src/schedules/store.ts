@@ -1,0 +1,132 @@
+// Schedule rows. Every function takes a TenantScope or EnvScope and filters by it,
+// except the scheduler's due scan and claim (marked "system"), which by nature look
+// across environments and touch rows by id only.
+import type { Kysely, Selectable } from 'kysely';
+import type { EnvScope, TenantScope } from '../auth/scope.ts';
+import type { Database, SchedulesTable } from '../db/types.ts';
+
+// Column added by migration 030_schedule_inherited (kept here until the lead folds it into types.ts).
+declare module '../db/types.ts' {
+  interface SchedulesTable {
+    /** 1 when the row is a copy of the flow's `default` tenant schedule (cascade). */
+    inherited: number;
+  }
+}
+
+export type Queryable = Kysely<Database>;
+export type ScheduleRow = Selectable<SchedulesTable>;
+export type JobType = 'read' | 'write';
+
+/** Identifies one schedule of a tenant and flow. */
+export interface ScheduleKey {
+  flowId: string;
+  /** '' = the tenant's only source (v1). */
+  connectorId: string;
+  jobType: JobType;
+}
+
+export type ScheduleFields = Omit<ScheduleRow, 'id' | 'env_id' | 'tenant' | 'flow_id' | 'connector_id' | 'job_type' |
+  'created_at' | 'updated_at' | 'last_run_at' | 'last_job_id' | 'skipped_runs'>;
+
+export async function listTenantFlowSchedules(db: Queryable, scope: TenantScope, flowId: string): Promise<ScheduleRow[]> {
+  return db.selectFrom('schedules').selectAll()
+    .where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).where('flow_id', '=', flowId)
+    .orderBy('connector_id').orderBy('job_type').execute();
+}
+
+export async function insertSchedule(
+  db: Queryable, scope: TenantScope, id: string, key: ScheduleKey, fields: ScheduleFields, now: number,
+): Promise<void> {
+  await db.insertInto('schedules').values({
+    id, env_id: scope.envId, tenant: scope.tenant, flow_id: key.flowId, connector_id: key.connectorId,
+    job_type: key.jobType, ...fields, last_run_at: null, last_job_id: null, skipped_runs: 0, created_at: now, updated_at: now,
+  }).execute();
+}
+
+export async function updateSchedule(db: Queryable, scope: TenantScope, id: string, fields: Partial<ScheduleFields>, now: number): Promise<void> {
+  await db.updateTable('schedules').set({ ...fields, updated_at: now })
+    .where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).where('id', '=', id).execute();
+}
+
+export async function deleteScheduleById(db: Queryable, scope: TenantScope, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('schedules')
+    .where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteTenantRows(db: Queryable, scope: TenantScope): Promise<number> {
+  const result = await db.deleteFrom('schedules')
+    .where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteFlowConnectorRows(db: Queryable, scope: TenantScope, flowId: string, connectorIds: string[]): Promise<number> {
+  if (connectorIds.length === 0) return 0;
+  const result = await db.deleteFrom('schedules')
+    .where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).where('flow_id', '=', flowId)
+    .where('connector_id', 'in', connectorIds).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Names of the tenant's source/connector links in a flow (read from the links domain's table). */
+export async function linkedNames(db: Queryable, scope: TenantScope, flowId: string): Promise<string[]> {
+  const rows = await db.selectFrom('links').select('name')
+    .where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).where('flow_id', '=', flowId)
+    .where('kind', 'in', ['source', 'connector']).execute();
+  return rows.map((r) => r.name);
+}
+
+/** Tenants (other than `default`) with a source/connector link in the flow, and the names linked. */
+export async function linkedTenants(db: Queryable, scope: EnvScope, flowId: string): Promise<Map<string, string[]>> {
+  const rows = await db.selectFrom('links').select(['tenant', 'name'])
+    .where('env_id', '=', scope.envId).where('flow_id', '=', flowId).where('tenant', '!=', 'default')
+    .where('kind', 'in', ['source', 'connector']).orderBy('tenant').execute();
+  const byTenant = new Map<string, string[]>();
+  for (const row of rows) byTenant.set(row.tenant, [...(byTenant.get(row.tenant) ?? []), row.name]);
+  return byTenant;
+}
+
+export async function flowExists(db: Queryable, scope: EnvScope, flowId: string): Promise<boolean> {
+  const row = await db.selectFrom('flows').select('flow_id')
+    .where('env_id', '=', scope.envId).where('flow_id', '=', flowId).executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---- system: the scheduler ---------------------------------------------------------
+
+/** Due enabled schedules, oldest first. Uses the (state, next_run_at) index. */
+export async function selectDue(db: Queryable, now: number, limit: number): Promise<ScheduleRow[]> {
+  return db.selectFrom('schedules').selectAll()
+    .where('state', '=', 'ENABLED').where('next_run_at', '<=', now)
+    .orderBy('next_run_at').orderBy('id').limit(limit).execute();
+}
+
+/** The earliest next_run_at of any enabled schedule (one index probe), or null. */
+export async function earliestNextRun(db: Queryable): Promise<number | null> {
+  const row = await db.selectFrom('schedules').select('next_run_at')
+    .where('state', '=', 'ENABLED').where('next_run_at', 'is not', null)
+    .orderBy('next_run_at').limit(1).executeTakeFirst();
+  return row?.next_run_at ?? null;
+}
+
+/**
+ * Compare-and-set claim of one due time: only the caller whose update changes the row
+ * (next_run_at still equal to `due`, still enabled) may dispatch it. Exactly once across
+ * any number of processes sharing the database.
+ */
+export async function claimDue(db: Queryable, id: string, due: number, next: number | null, now: number): Promise<boolean> {
+  const result = await db.updateTable('schedules')
+    .set({ next_run_at: next, last_run_at: due, updated_at: now })
+    .where('id', '=', id).where('next_run_at', '=', due).where('state', '=', 'ENABLED')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** What became of a claimed run: the job it created, or one more skipped run. */
+export async function recordOutcome(db: Queryable, id: string, outcome: { jobId?: string; skipped?: boolean }): Promise<void> {
+  if (outcome.jobId !== undefined) {
+    await db.updateTable('schedules').set({ last_job_id: outcome.jobId }).where('id', '=', id).execute();
+  } else if (outcome.skipped) {
+    await db.updateTable('schedules').set((eb) => ({ skipped_runs: eb('skipped_runs', '+', 1) })).where('id', '=', id).execute();
+  }
+}
