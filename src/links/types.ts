@@ -1,0 +1,38 @@
+// A tenant's link to a catalog entry inside one flow, as the services see it.
+import type { FieldMap } from './field-map.ts';
+
+export type LinkKind = 'source' | 'target' | 'connector';
+
+export interface LinkKey {
+  kind: LinkKind;
+  name: string;
+}
+
+/** Where a symlinked link takes its credentials from (same environment, same kind). */
+export interface SymlinkRef {
+  flow_id: string;
+  tenant: string;
+  name: string;
+}
+
+export interface StoredCatalog {
+  catalog: unknown;
+  /** fieldMapHash() of the field map the catalog was discovered with. */
+  field_map_hash: string | null;
+  discovered_at: number;
+}
+
+export interface LinkRow {
+  flowId: string;
+  tenant: string;
+  kind: LinkKind;
+  name: string;
+  /** Sealed config; null for a symlinked link (its config is the original's). */
+  configEnc: string | null;
+  fieldMap: FieldMap | null;
+  catalog: StoredCatalog | null;
+  state: unknown;
+  symlink: SymlinkRef | null;
+  createdAt: number;
+  updatedAt: number;
+}
