@@ -1,0 +1,11 @@
+// The webhooks domain as the app sees it: routes, and the delivery worker as a
+// background task (registered on import, so server.ts and worker.ts run it).
+import { backgroundStarters } from '../background.ts';
+import { startWebhookDelivery } from './worker.ts';
+
+export { webhookRoutes } from './routes.ts';
+
+backgroundStarters.push(async (ctx) => {
+  const delivery = startWebhookDelivery(ctx);
+  return { name: 'webhook-delivery', stop: () => delivery.stop() };
+});
