@@ -165,6 +165,12 @@ export interface WebhookEventsTable {
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
+  /** Start of the first attempt; the retry window counts from it (040). */
+  first_attempt_at: number | null;
+  /** 'environment' | 'override' (a job's override_lifecycle_webhook) (040). */
+  destination: Generated<string>;
+  /** Id of the delivery this row re-sends (040). */
+  redelivery_of: number | null;
 }
 
 export interface Database {

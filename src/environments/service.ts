@@ -6,6 +6,7 @@ import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../a
 import type { EnvScope, KeyType, Role } from '../auth/scope.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import * as store from './store.ts';
+import { assertWebhookSettings } from '../webhooks/validate.ts';
 import type { EnvironmentSettings, WebhookSecret } from './store.ts';
 
 const ENV_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -108,6 +109,7 @@ function rotateSecrets(ctx: AppContext, env: store.EnvironmentRow, patch: Settin
 
 export async function updateEnvironmentSettings(ctx: AppContext, scope: EnvScope, patch: SettingsPatch): Promise<EnvironmentView> {
   const env = await requireEnvironment(ctx, scope);
+  await assertWebhookSettings(ctx, patch);
   const { webhook_secret: _secret, webhook_secret_overlap_hours: _overlap, ...settingsPatch } = patch;
   const settings: EnvironmentSettings = { ...env.settings, ...settingsPatch };
   await store.updateEnvironment(ctx.db.kysely, scope, { settings, webhook_secrets_enc: rotateSecrets(ctx, env, patch) }, ctx.now());
