@@ -2,11 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { environmentRoutes } from './environments/routes.ts';
+import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 
 type RoutePlugin = (app: FastifyInstance, opts: { ctx: AppContext }) => Promise<void>;
 
 export const domainRoutes: RoutePlugin[] = [
   environmentRoutes as unknown as RoutePlugin,
+  scheduleRoutes as unknown as RoutePlugin,
   webhookRoutes as unknown as RoutePlugin,
 ];

@@ -21,7 +21,8 @@ export interface ScheduleRequest extends ScheduleOverrides {
   state?: ScheduleState;
   connector_id?: string | null;
   job_type?: JobType;
-  schedule_jitter_minutes?: number | null;
+  /** Checked by checkJitter: a whole number 1-720 or null. */
+  schedule_jitter_minutes?: unknown;
   timezone?: string | null;
   overlap?: Overlap;
   apply_to_existing?: boolean;
@@ -42,10 +43,11 @@ async function requireFlow(ctx: AppContext, scope: TenantScope, flowId: string):
  */
 function fieldsFor(ctx: AppContext, scope: TenantScope, existing: ScheduleRow | undefined, req: ScheduleRequest): ScheduleFields {
   parseExpression(req.schedule_expression);
-  checkJitter(scope.tenant, req.schedule_jitter_minutes);
+  const requestedJitter = req.schedule_jitter_minutes;
+  checkJitter(scope.tenant, requestedJitter);
   checkStartDate(req.override_start_date);
   const timezone = req.timezone !== undefined ? parseTimezone(req.timezone) : existing?.timezone ?? parseTimezone(null);
-  const jitter = req.schedule_jitter_minutes !== undefined ? req.schedule_jitter_minutes : existing?.jitter_minutes ?? null;
+  const jitter = requestedJitter !== undefined ? requestedJitter : existing?.jitter_minutes ?? null;
   const state = req.state ?? 'ENABLED';
   const previous = existing ? openOverrides(ctx, existing.overrides_enc) : {};
   const overrides: ScheduleOverrides = { ...previous };

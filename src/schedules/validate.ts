@@ -42,12 +42,12 @@ export function parseTimezone(timezone: string | null | undefined): string {
 }
 
 /** Jitter is set on the `default` tenant only, 1-720 whole minutes; null clears it. */
-export function checkJitter(tenant: string, jitter: number | null | undefined): void {
+export function checkJitter(tenant: string, jitter: unknown): asserts jitter is number | null | undefined {
   if (jitter === undefined || jitter === null) return;
   if (tenant !== DEFAULT_TENANT) {
     throw new BadRequestError(`schedule_jitter_minutes can only be set on the "${DEFAULT_TENANT}" tenant; tenant "${tenant}" inherits it`);
   }
-  if (!Number.isInteger(jitter) || jitter < MIN_JITTER_MINUTES || jitter > MAX_JITTER_MINUTES) {
+  if (typeof jitter !== 'number' || !Number.isInteger(jitter) || jitter < MIN_JITTER_MINUTES || jitter > MAX_JITTER_MINUTES) {
     throw new BadRequestError(`schedule_jitter_minutes must be a whole number from ${MIN_JITTER_MINUTES} to ${MAX_JITTER_MINUTES}, or null to clear it; got ${JSON.stringify(jitter)}`);
   }
 }
