@@ -12,10 +12,10 @@ export interface WebhookSettings {
 }
 
 /** A fresh environment with the given webhook settings (through the admin API). */
-export async function envWithWebhook(h: Harness, settings: WebhookSettings): Promise<{ envId: string; envKey: string }> {
+export async function envWithWebhook(h: Harness, settings: WebhookSettings): Promise<{ envId: string; envKey: string; publicKey: string }> {
   const env = await h.createEnv('wh');
   await patchWebhook(h, env.envId, env.envKey, settings);
-  return { envId: env.envId, envKey: env.envKey };
+  return { envId: env.envId, envKey: env.envKey, publicKey: env.publicKey };
 }
 
 export async function patchWebhook(h: Harness, envId: string, envKey: string, settings: WebhookSettings): Promise<void> {
