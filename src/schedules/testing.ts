@@ -1,6 +1,14 @@
 // Test support for the schedules suites: a controllable clock, fixture rows for the
 // tables other domains own (flows, links), and a recording dispatch.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { createContext } from '../bootstrap.ts';
 import type { AppContext } from '../context.ts';
+import { insertEnvironment } from '../environments/store.ts';
 import type { Dispatch, ScheduledOrigin } from './fire.ts';
 import type { RunJobRequest } from '../jobs/request.ts';
 
@@ -50,4 +58,53 @@ export function recordingDispatch(clock: () => number): { dispatch: Dispatch; ru
     return { kind: 'job', job: { job_id: `job_${counter}` } };
   };
   return { dispatch, runs };
+}
+
+/**
+ * A context on storage of its own (a temporary SQLite file, or a fresh PostgreSQL schema
+ * on the base context's server), so a scheduler under test sees only its own schedules.
+ * Pass `share` to open another context on the same storage (a second "process").
+ */
+export async function isolatedContext(
+  base: AppContext, now: () => number, share?: IsolatedContext,
+): Promise<IsolatedContext> {
+  const postgres = base.db.dialect === 'postgres';
+  const schema = share?.schema ?? (postgres ? `sched_${crypto.randomBytes(6).toString('hex')}` : null);
+  const dataDir = share?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tapline-sched-'));
+  if (schema !== null && !share) await createPgSchema(base, schema);
+  const config = { ...base.config, dataDir };
+  const ctx = await createContext(config, { logger: pino({ level: 'silent' }), now, pgSchema: schema ?? undefined });
+  return {
+    ctx, schema, dataDir,
+    async close() {
+      await ctx.db.close();
+      if (share) return;
+      if (schema !== null) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(base.db.kysely);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface IsolatedContext {
+  ctx: AppContext;
+  schema: string | null;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** An environment and a flow to hang schedules on (system scope, no HTTP). */
+export async function seedEnvAndFlow(ctx: AppContext, envId: string, flowId: string): Promise<void> {
+  await insertEnvironment(ctx.db.kysely, envId, ctx.now());
+  await insertFlow(ctx, envId, flowId);
+}
+
+/**
+ * Kysely's Migrator looks for its bookkeeping tables in every schema when no
+ * migrationTableSchema is given, finds another run's and skips creating its own; so
+ * the new schema gets them up front.
+ */
+async function createPgSchema(base: AppContext, schema: string): Promise<void> {
+  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(base.db.kysely);
+  await sql`CREATE TABLE ${sql.id(schema, 'kysely_migration')} (name varchar(255) PRIMARY KEY, timestamp varchar(255) NOT NULL)`.execute(base.db.kysely);
+  await sql`CREATE TABLE ${sql.id(schema, 'kysely_migration_lock')} (id varchar(255) PRIMARY KEY, is_locked integer NOT NULL DEFAULT 0)`.execute(base.db.kysely);
 }
