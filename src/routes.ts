@@ -1,5 +1,6 @@
 // Every domain's HTTP routes, registered by buildApp in this order.
 import type { FastifyInstance } from 'fastify';
+import { connectionRoutes } from './catalog/index.ts';
 import type { AppContext } from './context.ts';
 import { environmentRoutes } from './environments/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
@@ -9,6 +10,7 @@ type RoutePlugin = (app: FastifyInstance, opts: { ctx: AppContext }) => Promise<
 
 export const domainRoutes: RoutePlugin[] = [
   environmentRoutes as unknown as RoutePlugin,
+  connectionRoutes as unknown as RoutePlugin,
   scheduleRoutes as unknown as RoutePlugin,
   webhookRoutes as unknown as RoutePlugin,
 ];

@@ -27,7 +27,7 @@ export function describeSymlink(link: LinkRow): string {
 export async function liveConfig(db: Kysely<Database>, secrets: SecretBox, scope: TenantScope, link: LinkRow): Promise<LiveConfig> {
   if (!link.symlink) return { config: openConfig(secrets, link.configEnc), disconnected: false, error: null };
   const ref = link.symlink;
-  const original = await getLink(db, tenantScopeOf(scope, ref.tenant), ref.flow_id, { kind: link.kind, name: ref.name });
+  const original = await getLink(db, tenantScopeOf(scope, ref.tenant), ref.flow_id, { kind: ref.kind ?? link.kind, name: ref.name });
   if (!original || original.symlink) {
     return {
       config: {},

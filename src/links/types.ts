@@ -8,11 +8,13 @@ export interface LinkKey {
   name: string;
 }
 
-/** Where a symlinked link takes its credentials from (same environment, same kind). */
+/** Where a symlinked link takes its credentials from (always the same environment). */
 export interface SymlinkRef {
   flow_id: string;
   tenant: string;
   name: string;
+  /** Kind of the original when it differs (a v2 connector may share a v1 source's credentials). */
+  kind?: LinkKind;
 }
 
 export interface StoredCatalog {

@@ -1,0 +1,88 @@
+// HTTP routes of linked sources and targets (v1) and linked connectors (v2). The
+// three families share one implementation; only paths and member names differ.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { assertMaySeeSecrets, tenantScope } from '../auth/plugin.ts';
+import type { AppContext } from '../context.ts';
+import type { LinkSchedule } from '../schedules/service.ts';
+import * as S from './schemas.ts';
+import { linkItem, listLinked } from './service.ts';
+import type { LinkKind } from './types.ts';
+import { clearItemState, patchItem, unlinkItem } from './update.ts';
+
+interface Family {
+  kind: LinkKind;
+  base: string;
+  tags: string[];
+  noun: string;
+  /** Body member holding the link; name member of PATCH; query member of GET filter and DELETE. */
+  outer: string;
+  patchName: string;
+  queryName: string;
+}
+
+const FAMILIES: Family[] = [
+  { kind: 'source', base: '/:env_id/:flow_id/:tenant/linkedSources', tags: ['Linked sources (v1)'], noun: 'source', outer: 'source', patchName: 'tap', queryName: 'tap_name' },
+  { kind: 'target', base: '/:env_id/:flow_id/:tenant/linkedTargets', tags: ['Linked sources (v1)'], noun: 'target', outer: 'target', patchName: 'target', queryName: 'target_name' },
+  { kind: 'connector', base: '/v2/:env_id/:flow_id/:tenant/linkedConnectors', tags: ['V2 connectors'], noun: 'connector', outer: 'connector', patchName: 'connector_id', queryName: 'connector_id' },
+];
+
+type Query = Record<string, string | boolean | undefined>;
+type Body = Record<string, unknown>;
+
+function register(app: FastifyInstance, ctx: AppContext, f: Family): void {
+  const params = S.TenantParams;
+  app.get(f.base, {
+    config: { auth: 'tenant:read' },
+    schema: { tags: f.tags, summary: `Retrieve the tenant's linked ${f.noun}s (config masked unless config=true)`, params, querystring: S.listQuery(f.queryName) },
+  }, async (req) => {
+    const q = req.query as Query;
+    if (q.config === true) assertMaySeeSecrets(req);
+    const { flow_id } = req.params as { flow_id: string };
+    return listLinked(ctx, tenantScope(req), flow_id, f.kind, { unmasked: q.config === true, catalog: q.catalog === true, name: q[f.queryName] as string | undefined });
+  });
+
+  app.post(f.base, {
+    config: { auth: 'tenant:write' },
+    schema: { tags: f.tags, summary: `Link a ${f.noun} to the tenant (replaces the config of an existing link)`, params, body: S.linkBody(f.outer) },
+  }, async (req) => {
+    const body = req.body as Body;
+    const { flow_id } = req.params as { flow_id: string };
+    return linkItem(ctx, tenantScope(req), flow_id, f.kind, body, body.schedule as LinkSchedule | undefined);
+  });
+
+  app.patch(f.base, {
+    config: { auth: 'tenant:write' },
+    schema: { tags: f.tags, summary: `Update the config (merge) or field map of a linked ${f.noun}`, params, body: S.patchBody(f.patchName) },
+  }, async (req) => {
+    const body = req.body as Body;
+    const { flow_id } = req.params as { flow_id: string };
+    return patchItem(ctx, tenantScope(req), flow_id, f.kind, {
+      name: body[f.patchName] as string,
+      field_map: body.field_map,
+      config: body.config as Record<string, unknown> | null | undefined,
+      delete_fields: body.delete_fields as string[] | undefined,
+    });
+  });
+
+  app.delete(f.base, {
+    config: { auth: 'tenant:write' },
+    schema: { tags: f.tags, summary: `Unlink a ${f.noun} (permanent)`, params, querystring: S.nameQuery(f.queryName, true) },
+  }, async (req) => {
+    const { flow_id } = req.params as { flow_id: string };
+    return unlinkItem(ctx, tenantScope(req), flow_id, f.kind, (req.query as Query)[f.queryName] as string);
+  });
+
+  if (f.kind === 'target') return;
+  app.delete(`${f.base}/state`, {
+    config: { auth: 'tenant:write' },
+    schema: { tags: f.tags, summary: `Clear the stored state (next job is a full sync); without ${f.queryName}, of every linked ${f.noun} in the flow`, params, querystring: S.nameQuery(f.queryName, false) },
+  }, async (req) => {
+    const { flow_id } = req.params as { flow_id: string };
+    return clearItemState(ctx, tenantScope(req), flow_id, f.kind, (req.query as Query)[f.queryName] as string | undefined);
+  });
+}
+
+export const linkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  for (const family of FAMILIES) register(app as unknown as FastifyInstance, ctx, family);
+};
