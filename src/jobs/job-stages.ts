@@ -1,0 +1,139 @@
+// The four stages of one job, each moving its status through the tracker. The
+// runner (src/runner) does the process work; this file decides what goes where.
+import { join } from 'node:path';
+import type { TenantScope } from '../auth/scope.ts';
+import type { AppContext } from '../context.ts';
+import { saveDiscoveredCatalog, type JobPlan } from '../links/job-plan.ts';
+import {
+  resolveCommand, runDiscover, runEtl, runExport, runSync, selectCatalog, StageError,
+  type ProcessOptions, type SelectedTables, type SingerCatalog,
+} from '../runner/index.ts';
+import type { JobStorage } from '../storage/types.ts';
+import type { JobInputs } from './job-inputs.ts';
+import type { JobLog } from './logs.ts';
+import type { JobTicket } from './request.ts';
+import type { JobTracker } from './tracker.ts';
+import type { JobRow } from './views.ts';
+
+export interface JobRun {
+  readonly ctx: AppContext;
+  readonly scope: TenantScope;
+  readonly row: JobRow;
+  readonly ticket: JobTicket;
+  readonly plan: JobPlan;
+  readonly inputs: JobInputs;
+  readonly storage: JobStorage;
+  /** Local folder of the job's storage root. */
+  readonly dir: string;
+  readonly log: JobLog;
+  readonly tracker: JobTracker;
+  readonly signal: AbortSignal;
+}
+
+/** Export outcome kept on the job (`export_details` of the job listing). */
+export interface ExportDetails {
+  target: string | null;
+  status: 'succeeded' | 'failed' | 'skipped';
+  streams: Record<string, { records: number }>;
+  records: number;
+  finished_at: string;
+  message?: string;
+}
+
+export interface StageOutput {
+  dir: string;
+  recordCount: number;
+  perStream: Record<string, number>;
+}
+
+export function processOptions(run: JobRun): ProcessOptions {
+  return {
+    baseEnv: run.ctx.config.connectorBaseEnv,
+    // TAPLINE_JOB_ID marks every process of the job (recovery finds orphans by it).
+    envVars: { ...run.ticket.request.environment_variables, TAPLINE_JOB_ID: run.row.job_id },
+    signal: run.signal,
+    timeoutMs: run.ctx.config.stageTimeoutMs,
+    log: (line) => run.log.line(line),
+  };
+}
+
+async function discover(run: JobRun): Promise<unknown> {
+  await run.tracker.move('DISCOVER_STARTED');
+  const catalog = await runDiscover({ ...processOptions(run), connector: resolveCommand(run.plan.source.run), config: run.inputs.sourceConfig });
+  await saveDiscoveredCatalog(run.ctx.db.kysely, run.scope, run.plan.flowId, run.plan.link, catalog, undefined, run.ctx.now());
+  return catalog;
+}
+
+/** Discover if needed, then sync into sync-output/; returns the output and the job's state. */
+export async function discoverAndSync(run: JobRun): Promise<StageOutput & { state: unknown }> {
+  const catalog = run.inputs.discover ? await discover(run) : run.plan.source.catalog;
+  if (!Array.isArray((catalog as SingerCatalog | null)?.streams)) {
+    throw new StageError('discover', 'the stored catalog has no "streams" array; run discovery again');
+  }
+  const overrideTables = (run.ticket.request.override_selected_tables ?? null) as SelectedTables | null;
+  const selected = selectCatalog(catalog as SingerCatalog, run.inputs.fieldMap, overrideTables);
+  await run.tracker.move('SYNC_STARTED');
+  await run.storage.put(`${run.row.s3_root}/catalog.json`, JSON.stringify(selected));
+  const dir = join(run.dir, 'sync-output');
+  const result = await runSync({
+    ...processOptions(run), connector: resolveCommand(run.plan.source.run), config: run.inputs.sourceConfig,
+    catalog: selected, state: run.inputs.inputState, outDir: dir,
+  });
+  const state = result.state ?? run.inputs.inputState ?? null;
+  await run.storage.put(`${run.row.s3_root}/state.json`, JSON.stringify(state ?? {}));
+  await run.tracker.move('SYNC_SUCCESS', { processed_rows: result.recordCount, state });
+  return { dir, recordCount: result.recordCount, perStream: result.perStream, state };
+}
+
+/** Field map into etl-output/ (or etl-mapped/ then the flow's command into etl-output/). */
+export async function etl(run: JobRun, synced: StageOutput): Promise<StageOutput> {
+  await run.tracker.move('ETL_STARTED');
+  const etlSetting = run.plan.etl;
+  const argv = etlSetting.mode === 'command' ? etlSetting.command ?? [] : [];
+  const command = argv.length > 0 ? resolveCommand({ command: argv[0] as string, args: argv.slice(1) }) : null;
+  const result = await runEtl({
+    ...processOptions(run),
+    inputDir: synced.dir,
+    outDir: join(run.dir, command ? 'etl-mapped' : 'etl-output'),
+    fieldMap: etlSetting.mode === 'none' ? null : run.inputs.fieldMap,
+    command,
+    commandOutputDir: command ? join(run.dir, 'etl-output') : undefined,
+    job: { jobId: run.row.job_id, tenant: run.row.tenant, flow: run.row.flow_id, envId: run.row.env_id },
+  });
+  await run.tracker.move('ETL_SUCCESS');
+  return { dir: result.outputDir, recordCount: result.recordCount, perStream: result.perStream };
+}
+
+function details(run: JobRun, status: ExportDetails['status'], perStream: Record<string, number>, message?: string): ExportDetails {
+  const streams = Object.fromEntries(Object.entries(perStream).map(([name, records]) => [name, { records }]));
+  const records = Object.values(perStream).reduce((a, b) => a + b, 0);
+  return {
+    target: run.plan.target?.name ?? null, status, streams, records,
+    finished_at: new Date(run.ctx.now()).toISOString(), ...(message ? { message } : {}),
+  };
+}
+
+export class ExportFailed extends Error {
+  readonly details: ExportDetails;
+  constructor(cause: unknown, exportDetails: ExportDetails) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'ExportFailed';
+    this.details = exportDetails;
+  }
+}
+
+/** Feeds `input` to the target; returns the export details (status skipped without a target). */
+export async function exportStage(run: JobRun, input: StageOutput, state: unknown): Promise<ExportDetails> {
+  const target = run.plan.target;
+  if (!target || !run.inputs.targetConfig) return details(run, 'skipped', input.perStream);
+  await run.tracker.move('EXPORT_STARTED');
+  try {
+    const result = await runExport({
+      ...processOptions(run), connector: resolveCommand(target.run), config: run.inputs.targetConfig,
+      inputDir: input.dir, state: state ?? {},
+    });
+    return details(run, 'succeeded', result.perStream);
+  } catch (error) {
+    throw new ExportFailed(error, details(run, 'failed', input.perStream, error instanceof Error ? error.message : undefined));
+  }
+}
