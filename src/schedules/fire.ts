@@ -3,6 +3,7 @@
 import { systemTenantScope, type TenantScope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import type { RunJobRequest } from '../jobs/request.ts';
+import { createJob } from '../jobs/service.ts';
 import type { JobType, ScheduleRow } from './store.ts';
 import { openOverrides, type Overlap } from './validate.ts';
 
@@ -17,8 +18,8 @@ export interface ScheduledOrigin {
 
 /** The shape of createJob's result that the scheduler reads. */
 export type DispatchOutcome =
-  | { kind: 'job'; job: { job_id: string } }
-  | { kind: 'queued'; queued: unknown }
+  | { kind: 'job'; job: Record<string, unknown> }
+  | { kind: 'queued'; queued: Record<string, unknown> }
   | { kind: 'skipped'; activeJobId: string };
 
 /** The dispatch boundary: createJob by default; tests and the bench pass their own. */
@@ -31,7 +32,9 @@ export const SCHEDULER_STARTED_BY = 'scheduler';
 export function runRequestFor(ctx: AppContext, row: ScheduleRow): RunJobRequest {
   const overrides = openOverrides(ctx, row.overrides_enc);
   const request: RunJobRequest = { job_type: row.job_type as JobType };
-  if (row.connector_id !== '') request.connector_id = row.connector_id;
+  // `tap` names the link in both flow versions (v2 reads it as the connector id);
+  // `connector_id` would be refused by a v1 flow. '' = the tenant's only link.
+  if (row.connector_id !== '') request.tap = row.connector_id;
   if (overrides.override_start_date) request.override_start_date = overrides.override_start_date;
   if (overrides.override_selected_tables) request.override_selected_tables = overrides.override_selected_tables;
   if (overrides.override_field_map) request.override_field_map = overrides.override_field_map;
@@ -47,8 +50,5 @@ export function fireArgs(ctx: AppContext, row: ScheduleRow, dueAt: number) {
   return { scope, request: runRequestFor(ctx, row), origin };
 }
 
-/** The real job engine; imported lazily so the schedules module loads without it. */
-export const createJobDispatch: Dispatch = async (ctx, scope, flowId, request, origin) => {
-  const { createJob } = await import('../jobs/service.ts');
-  return createJob(ctx, scope, flowId, request, origin) as Promise<DispatchOutcome>;
-};
+/** The real job engine. */
+export const createJobDispatch: Dispatch = (ctx, scope, flowId, request, origin) => createJob(ctx, scope, flowId, request, origin);

@@ -50,7 +50,7 @@ describeEachStore('scheduler', (h) => {
     expect((await s.tick()).claimed).toBe(0);
     expect(runs[0]).toMatchObject({
       envId: ENV, flowId: FLOW, tenant: view.tenant,
-      request: { connector_id: 'hubspot', job_type: 'read', override_start_date: '2025-06-01', override_selected_tables: { deals: true }, environment_variables: { TOKEN: 'x' } },
+      request: { tap: 'hubspot', job_type: 'read', override_start_date: '2025-06-01', override_selected_tables: { deals: true }, environment_variables: { TOKEN: 'x' } },
       origin: { scheduled: true, scheduleId: view.id, overlap: 'skip', dueAt: Date.UTC(2026, 0, 5, 10, 1) },
     });
     expect(await row(view.id)).toMatchObject({ last_run_at: Date.UTC(2026, 0, 5, 10, 1), next_run_at: Date.UTC(2026, 0, 5, 10, 2), last_job_id: 'job_1' });

@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   batchSize?: number;
   /** Dispatches in flight at once. */
   concurrency?: number;
+  /** Only these environments' schedules (tests sharing one database, like the job worker's). */
+  envIds?: readonly string[];
 }
 
 export interface TickResult {
@@ -85,8 +87,13 @@ export function createScheduler(ctx: AppContext, opts: SchedulerOptions = {}): S
   async function fire(row: ScheduleRow): Promise<boolean> {
     const { scope, request, origin } = fireArgs(ctx, row, row.next_run_at as number);
     try {
+      // overlap=queue keeps at most one waiting run per schedule; a further one counts as skipped.
+      if (row.overlap === 'queue' && await store.hasWaitingQueuedRun(ctx.db.kysely, scope, row.id)) {
+        await store.recordOutcome(ctx.db.kysely, row.id, { skipped: true });
+        return true;
+      }
       const outcome = await dispatch(ctx, scope, row.flow_id, request, origin);
-      if (outcome.kind === 'job') await store.recordOutcome(ctx.db.kysely, row.id, { jobId: outcome.job.job_id });
+      if (outcome.kind === 'job') await store.recordOutcome(ctx.db.kysely, row.id, { jobId: String(outcome.job.job_id) });
       if (outcome.kind === 'skipped') await store.recordOutcome(ctx.db.kysely, row.id, { skipped: true });
       return true;
     } catch (error) {
@@ -98,7 +105,7 @@ export function createScheduler(ctx: AppContext, opts: SchedulerOptions = {}): S
 
   async function tick(): Promise<TickResult> {
     const now = clock();
-    const rows = await store.selectDue(ctx.db.kysely, now, batchSize);
+    const rows = await store.selectDue(ctx.db.kysely, now, batchSize, opts.envIds);
     const claimed: ScheduleRow[] = [];
     for (const row of rows) {
       if (await claim(row, now)) claimed.push(row);
@@ -147,7 +154,7 @@ export async function startScheduler(ctx: AppContext, opts: SchedulerOptions = {
 
   async function delayAfter(result: TickResult | null): Promise<number> {
     if (result?.more) return 0;
-    const earliest = await store.earliestNextRun(ctx.db.kysely);
+    const earliest = await store.earliestNextRun(ctx.db.kysely, opts.envIds);
     return earliest === null ? tickMs : Math.max(0, Math.min(tickMs, earliest - clock()));
   }
 

@@ -95,17 +95,19 @@ export async function flowExists(db: Queryable, scope: EnvScope, flowId: string)
 // ---- system: the scheduler ---------------------------------------------------------
 
 /** Due enabled schedules, oldest first. Uses the (state, next_run_at) index. */
-export async function selectDue(db: Queryable, now: number, limit: number): Promise<ScheduleRow[]> {
-  return db.selectFrom('schedules').selectAll()
-    .where('state', '=', 'ENABLED').where('next_run_at', '<=', now)
-    .orderBy('next_run_at').orderBy('id').limit(limit).execute();
+export async function selectDue(db: Queryable, now: number, limit: number, envIds?: readonly string[]): Promise<ScheduleRow[]> {
+  let query = db.selectFrom('schedules').selectAll()
+    .where('state', '=', 'ENABLED').where('next_run_at', '<=', now);
+  if (envIds) query = query.where('env_id', 'in', [...envIds]);
+  return query.orderBy('next_run_at').orderBy('id').limit(limit).execute();
 }
 
 /** The earliest next_run_at of any enabled schedule (one index probe), or null. */
-export async function earliestNextRun(db: Queryable): Promise<number | null> {
-  const row = await db.selectFrom('schedules').select('next_run_at')
-    .where('state', '=', 'ENABLED').where('next_run_at', 'is not', null)
-    .orderBy('next_run_at').limit(1).executeTakeFirst();
+export async function earliestNextRun(db: Queryable, envIds?: readonly string[]): Promise<number | null> {
+  let query = db.selectFrom('schedules').select('next_run_at')
+    .where('state', '=', 'ENABLED').where('next_run_at', 'is not', null);
+  if (envIds) query = query.where('env_id', 'in', [...envIds]);
+  const row = await query.orderBy('next_run_at').limit(1).executeTakeFirst();
   return row?.next_run_at ?? null;
 }
 
@@ -129,4 +131,12 @@ export async function recordOutcome(db: Queryable, id: string, outcome: { jobId?
   } else if (outcome.skipped) {
     await db.updateTable('schedules').set((eb) => ({ skipped_runs: eb('skipped_runs', '+', 1) })).where('id', '=', id).execute();
   }
+}
+
+/** True when a job this schedule queued is still waiting (the jobs domain's queued_jobs). */
+export async function hasWaitingQueuedRun(db: Queryable, scope: TenantScope, scheduleId: string): Promise<boolean> {
+  const row = await db.selectFrom('queued_jobs').select('id')
+    .where('env_id', '=', scope.envId).where('tenant_id', '=', scope.tenant)
+    .where('schedule_id', '=', scheduleId).where('status', '=', 'QUEUED').limit(1).executeTakeFirst();
+  return row !== undefined;
 }
