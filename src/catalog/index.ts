@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { linkRoutes } from '../links/routes.ts';
+import { tenantRoutes } from '../tenants/routes.ts';
 import { catalogAdminRoutes } from './admin-routes.ts';
 import { catalogRoutes } from './routes.ts';
 
@@ -10,4 +11,5 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   await app.register(catalogRoutes, opts);
   await app.register(catalogAdminRoutes, opts);
   await app.register(linkRoutes, opts);
+  await app.register(tenantRoutes, opts);
 };

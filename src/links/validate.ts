@@ -1,8 +1,11 @@
 // Checks on link bodies and configs. Pure: throws Error with a precise message
 // (the service turns it into a 400).
+import { TENANT_ID_PATTERN } from '../catalog/schemas.ts';
 import type { CatalogEntry } from '../catalog/types.ts';
 import { parseFieldMap, type FieldMap } from './field-map.ts';
 import type { LinkKind } from './types.ts';
+
+const TENANT_ID = new RegExp(TENANT_ID_PATTERN, 'u');
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,7 +41,7 @@ function parseSymlink(value: unknown, kind: LinkKind): SymlinkRequest | undefine
   if (value.env_id !== undefined) throw new Error('Cross-environment symlinks are impossible: remove "symlink.env_id"');
   const { id, tenant, entity, type } = value;
   if (typeof id !== 'string' || id === '') throw new Error('"symlink.id" must name the flow that holds the linked credentials');
-  if (tenant !== undefined && (typeof tenant !== 'string' || !/^[^\s/]{1,128}$/.test(tenant))) throw new Error('"symlink.tenant" must be a tenant id');
+  if (tenant !== undefined && (typeof tenant !== 'string' || tenant.length > 128 || !TENANT_ID.test(tenant))) throw new Error('"symlink.tenant" must be a tenant id');
   if (entity !== undefined && (typeof entity !== 'string' || entity === '')) throw new Error('"symlink.entity" must name the linked source or connector');
   if (type !== undefined && type !== 'source' && type !== 'connector' && type !== 'target') {
     throw new Error('"symlink.type" must be "connector", "source" or "target" (the kind of the original link)');
