@@ -7,7 +7,7 @@ describeEachStore('app', (h) => {
     const env = await h().createEnv();
     const url = `/admin/environments/${env.envId}/api-keys`;
     const cases = [
-      { status: 400, res: await h().request({ method: 'POST', url, key: env.envKey, body: undefined, headers: { 'content-type': 'application/json' } }) },
+      { status: 400, res: await h().request({ method: 'POST', url, key: env.envKey, body: undefined, headers: { 'content-type': 'application/json' } }) }, // schema: body required
       { status: 400, res: await h().app.inject({ method: 'POST', url, payload: '{"type":', headers: { 'x-api-key': env.envKey, 'content-type': 'application/json' } }) },
       { status: 415, res: await h().app.inject({ method: 'POST', url, payload: 'type=public', headers: { 'x-api-key': env.envKey, 'content-type': 'application/x-www-form-urlencoded' } }) },
       { status: 413, res: await h().app.inject({ method: 'POST', url, payload: JSON.stringify({ type: 'public', pad: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'x-api-key': env.envKey, 'content-type': 'application/json' } }) },

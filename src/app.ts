@@ -17,6 +17,19 @@ export interface AppDeps {
   readonly routes?: ReadonlyArray<(app: FastifyInstance, ctx: AppContext) => Promise<void> | void>;
 }
 
+/**
+ * Real clients send `Content-Type: application/json` with no body on GET and DELETE;
+ * treat an empty body as no body instead of failing the request.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') return done(null, undefined);
+    return json(req, body as string, done);
+  });
+}
+
 function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, req, reply) => {
     const appError = toAppError(error, req.id);
@@ -59,6 +72,7 @@ export async function buildApp(ctx: AppContext, deps: AppDeps = {}): Promise<Fas
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   registerErrorHandling(app);
+  acceptEmptyJsonBodies(app);
   await app.register(cors, {
     delegator: corsOriginChecker(ctx),
   });

@@ -12,7 +12,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** The environment a path belongs to, for the per-environment allow-list. */
 export function envIdOfPath(url: string): string | undefined {
   const segments = url.split('?')[0].split('/').filter(Boolean);
-  if (segments[0] === 'v2' || segments[0] === 'tenant' || segments[0] === 'tenants') return segments[1];
+  if (['v2', 'tenant', 'tenants', 'entity'].includes(segments[0])) return segments[1];
   if (segments[0] === 'admin') return segments[1] === 'environments' ? segments[2] : undefined;
   return segments[0];
 }
