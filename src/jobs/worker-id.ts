@@ -1,6 +1,7 @@
 // Worker identities: "<host>/<pid>/<random>", so recovery on the same host can
 // tell at once that a worker's process is gone (no need to wait for its heartbeat).
 import crypto from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 const liveHere = new Set<string>();
@@ -15,12 +16,18 @@ export function retireWorkerId(id: string): void {
   liveHere.delete(id);
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` exists and is not a zombie (a killed child its reaper has not collected yet). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux): kill(0) is all we know
   }
 }
 
@@ -31,5 +38,5 @@ export function isDeadLocalWorker(id: string): boolean {
   const pid = Number(parts[1]);
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return !liveHere.has(id);
-  return !pidAlive(pid);
+  return !processAlive(pid);
 }
