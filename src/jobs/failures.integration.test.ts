@@ -5,10 +5,8 @@ import { systemTenantScope } from '../auth/scope.ts';
 import { saveDiscoveredCatalog } from '../links/job-plan.ts';
 import { describeEachStore } from '../../test/harness.ts';
 import { jobStorageFor } from './storage.ts';
-import { FIXTURES, linkSource, readJsonl, runJob, setupJobEnv, storedState, waitForJob, type JobEnv } from './testing.ts';
+import { FIXTURES, ITEMS_CATALOG, linkSource, readJsonl, runJob, setupJobEnv, storedState, waitForJob, type JobEnv } from './testing.ts';
 import { startJobWorker, type JobWorker } from './worker.ts';
-
-const ITEMS_CATALOG = { streams: [{ tap_stream_id: 'items', stream: 'items', schema: { type: 'object', properties: { id: { type: 'integer' } } }, metadata: [] }] };
 
 describeEachStore('jobs: failures, state and overrides', (h) => {
   let env: JobEnv;

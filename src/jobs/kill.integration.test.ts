@@ -1,29 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { systemTenantScope } from '../auth/scope.ts';
-import { saveDiscoveredCatalog } from '../links/job-plan.ts';
-import { describeEachStore, type Harness } from '../../test/harness.ts';
-import { jobStatus, linkSource, runJob, setupJobEnv, storedState, tempDir, waitForJob, type JobEnv } from './testing.ts';
+import { describeEachStore } from '../../test/harness.ts';
+import { jobStatus, linkSlowTap, linkSource, runJob, setupJobEnv, storedState, tempDir, waitFor, waitForJob, type JobEnv } from './testing.ts';
 import { startJobWorker, type JobWorker } from './worker.ts';
 import { processAlive as alive } from './worker-id.ts';
-
-const ITEMS_CATALOG = { streams: [{ tap_stream_id: 'items', stream: 'items', schema: { type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } } }, metadata: [] }] };
-
-export async function linkSlowTap(h: Harness, env: JobEnv, tenant: string, config: Record<string, unknown> = {}) {
-  await linkSource(h, env, 'f1', tenant, 'tap-slow', config);
-  await saveDiscoveredCatalog(h.ctx.db.kysely, systemTenantScope(env.envId, tenant), 'f1', { kind: 'source', name: 'tap-slow' }, ITEMS_CATALOG);
-}
-
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function readPids(file: string): { pid: number; child_pid: number } | undefined {
   return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { systemTenantScope } from '../auth/scope.ts';
+import { saveDiscoveredCatalog } from '../links/job-plan.ts';
 import type { Harness, TestEnv } from '../../test/harness.ts';
 import { isTerminal } from './status-table.ts';
 
@@ -120,4 +122,23 @@ export function readJsonl(file: string): any[] {
 export function filesBelow(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
     .filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+export const ITEMS_CATALOG = { streams: [{ tap_stream_id: 'items', stream: 'items', schema: { type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } } }, metadata: [] }] };
+
+/** Links tap-slow (flow f1) with a stored catalog: it cannot discover. */
+export async function linkSlowTap(h: Harness, env: JobEnv, tenant: string, config: Record<string, unknown> = {}) {
+  await linkSource(h, env, 'f1', tenant, 'tap-slow', config);
+  await saveDiscoveredCatalog(h.ctx.db.kysely, systemTenantScope(env.envId, tenant), 'f1', { kind: 'source', name: 'tap-slow' }, ITEMS_CATALOG);
+}
+
+/** Polls `probe` until it gives a value (not undefined/false). */
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
