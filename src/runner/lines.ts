@@ -113,3 +113,24 @@ export class LineRing {
     return [...this.lines];
   }
 }
+
+/**
+ * Reads `input` as blocks of whole lines: each yielded string holds one or more
+ * complete lines, every one ending in '\n' (a last line without newline gets
+ * one). Lets callers work on many lines with single native string operations.
+ */
+export async function* lineBlocks(input: AsyncIterable<Buffer>, maxLineBytes = 64 * 1024 * 1024): AsyncGenerator<string> {
+  let carry: Buffer | undefined;
+  for await (const chunk of input) {
+    const last = chunk.lastIndexOf(10);
+    if (last === -1) {
+      carry = carry === undefined ? Buffer.from(chunk) : Buffer.concat([carry, chunk]);
+      if (carry.length > maxLineBytes) throw new LineTooLongError(0, maxLineBytes);
+      continue;
+    }
+    const head = carry === undefined ? chunk.subarray(0, last + 1) : Buffer.concat([carry, chunk.subarray(0, last + 1)]);
+    carry = last + 1 < chunk.length ? Buffer.from(chunk.subarray(last + 1)) : undefined;
+    yield head.toString('utf8');
+  }
+  if (carry !== undefined && carry.length > 0) yield `${carry.toString('utf8')}\n`;
+}

@@ -2,6 +2,7 @@
 // line between chunks (bounded by maxLineBytes), never the stream.
 import { SingerParseError } from './errors.ts';
 import { LineSplitter, LineTooLongError } from './lines.ts';
+import { matchFlatRecord } from './record-fast-path.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -15,16 +16,29 @@ export type SingerMessage = RecordMessage | SchemaMessage | StateMessage | Activ
 /** Called per message with the raw line it came from (for fast paths, see rawRecordJson). */
 export type MessageHandler = (message: SingerMessage, line: string, lineNumber: number) => void;
 
+/** Called instead of the MessageHandler for a RECORD whose record text was validated without parsing. */
+export type RecordJsonHandler = (stream: string, recordJson: string, lineNumber: number) => void;
+
 export interface SingerParserOptions {
   /** Longest accepted line; longer fails the stream. Default 64 MiB. */
   maxLineBytes?: number;
+  /** Fast path for flat RECORD lines (see record-fast-path.ts): no message object is built. */
+  onRecordJson?: RecordJsonHandler;
 }
 
 export class SingerParser {
   private readonly splitter: LineSplitter;
 
   constructor(onMessage: MessageHandler, options: SingerParserOptions = {}) {
+    const onRecordJson = options.onRecordJson;
     this.splitter = new LineSplitter((line, n) => {
+      if (onRecordJson !== undefined) {
+        const fast = matchFlatRecord(line);
+        if (fast !== undefined) {
+          onRecordJson(fast.stream, fast.json, n);
+          return;
+        }
+      }
       const message = parseSingerLine(line, n);
       if (message !== undefined) onMessage(message, line, n);
     }, { maxLineBytes: options.maxLineBytes, onLongLine: 'error' });

@@ -58,7 +58,7 @@ export async function writeSchemas(dir: string, schemas: ReadonlyMap<string, Str
   await writeFile(join(dir, SCHEMAS_FILE), JSON.stringify(Object.fromEntries(schemas)), { mode: 0o600 });
 }
 
-const FLUSH_CHARS = 512 * 1024;
+const FLUSH_CHARS = 64 * 1024;
 
 /**
  * Appends JSON lines to a file through a large buffer: one write per ~512 KiB,

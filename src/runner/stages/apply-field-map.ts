@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { LineSplitter } from '../lines.ts';
 import { JsonlWriter, listStreamFiles, readSchemas, streamFileName, writeSchemas, type StreamFile, type StreamSchema } from '../stage-files.ts';
 import { mappingFor, type FieldMap } from './field-map.ts';
+import { Projector } from './projector.ts';
 
 export interface MapResult {
   recordCount: number;
@@ -63,35 +64,19 @@ export async function applyFieldMap(inputDir: string, outDir: string, fieldMap: 
 /** Writes each record of `file` reduced to `selected` (all fields when undefined). */
 async function projectFile(file: StreamFile, writer: JsonlWriter, selected: readonly string[] | undefined, checkpoint: Checkpoint): Promise<number> {
   let n = 0;
+  const projector = selected === undefined ? undefined : new Projector(selected);
   const lines = new LineSplitter((line, lineNumber) => {
-    if (line.length === 0) return;
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      throw new Error(`${file.stream} line ${lineNumber}: not valid JSON`);
-    }
-    writer.add(selected === undefined ? line : JSON.stringify(pick(record, selected)));
+    if (line.trim() === '') return;
+    writer.add(projector === undefined ? line : projector.project(line, lineNumber, file.stream));
     n++;
   });
-  for await (const chunk of createReadStream(file.path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(file.path, { highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
     checkpoint();
     lines.push(chunk);
     if (writer.needsFlush) await writer.flush();
   }
   lines.end();
   return n;
-}
-
-// A fresh object with keys in field-map order: every record gets the same hidden
-// class, which keeps JSON.stringify on its fast path.
-function pick(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = record[field];
-    if (value !== undefined && Object.hasOwn(record, field)) out[field] = value;
-  }
-  return out;
 }
 
 function projectSchema(entry: StreamSchema, selected: readonly string[] | undefined): StreamSchema {
@@ -125,7 +110,7 @@ export async function countLines(file: StreamFile, checkpoint: Checkpoint = () =
   const lines = new LineSplitter((line) => {
     if (line.trim() !== '') n++;
   }, { onLongLine: 'truncate' });
-  for await (const chunk of createReadStream(file.path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(file.path, { highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
     checkpoint();
     lines.push(chunk);
   }

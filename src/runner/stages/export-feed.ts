@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { LineSplitter } from '../lines.ts';
+import { lineBlocks } from '../lines.ts';
 import { drained, type StreamFile, type StreamSchema } from '../stage-files.ts';
 
 /** The export input (not the target) is at fault. */
@@ -18,7 +18,6 @@ export interface FeedResult {
 }
 
 const FALLBACK_SCHEMA: StreamSchema = { schema: { type: 'object' }, key_properties: [] };
-const WRITE_CHARS = 512 * 1024;
 
 export async function feedTarget(stdin: Writable, files: readonly StreamFile[], schemas: ReadonlyMap<string, StreamSchema>, state: unknown): Promise<FeedResult> {
   const counts = new Map<string, number>();
@@ -35,40 +34,54 @@ export async function feedTarget(stdin: Writable, files: readonly StreamFile[], 
 }
 
 async function feedStream(stdin: Writable, file: StreamFile, schema: StreamSchema): Promise<number> {
-  const name = JSON.stringify(file.stream);
   const schemaMessage = { type: 'SCHEMA', stream: file.stream, schema: schema.schema, key_properties: schema.key_properties ?? [] };
   if (schema.bookmark_properties) Object.assign(schemaMessage, { bookmark_properties: schema.bookmark_properties });
   await write(stdin, `${JSON.stringify(schemaMessage)}\n`);
-  const prefix = `{"type":"RECORD","stream":${name},"record":`;
-  let parts: string[] = [];
-  let size = 0;
+  const prefix = `{"type":"RECORD","stream":${JSON.stringify(file.stream)},"record":`;
+  const between = `}\n${prefix}`;
   let n = 0;
-  const lines = new LineSplitter((line, lineNumber) => {
-    if (line.length === 0) return;
-    if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
-      const trimmed = line.trim();
-      if (trimmed === '') return;
-      if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) {
-        throw new ExportInputError(`export input ${file.stream} line ${lineNumber}: not a JSON object`);
-      }
-      line = trimmed;
+  let lineNumber = 0;
+  const input = createReadStream(file.path, { highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>;
+  for await (const block of lineBlocks(input)) {
+    const lines = countNewlines(block);
+    // Fast path: every line of the block starts with '{' and ends with '}' (no
+    // blank lines, no CR), so all are wrapped by one native replaceAll.
+    if (!IRREGULAR_LINE.test(block)) {
+      await write(stdin, `${prefix}${block.slice(0, -1).replaceAll('\n', between)}}\n`);
+      n += lines;
+    } else {
+      const { text, records } = wrapLines(block, prefix, file.stream, lineNumber);
+      if (text !== '') await write(stdin, text);
+      n += records;
+    }
+    lineNumber += lines;
+  }
+  return n;
+}
+
+// A line not starting with '{' (at the block start or after a newline) or not ending with '}'.
+const IRREGULAR_LINE = /(?:^|\n)[^{]|[^}]\n/;
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Slow path, line by line: skips blank lines, trims, rejects lines that are not objects. */
+function wrapLines(block: string, prefix: string, stream: string, firstLine: number): { text: string; records: number } {
+  const parts: string[] = [];
+  let lineNumber = firstLine;
+  for (const raw of block.slice(0, -1).split('\n')) {
+    lineNumber++;
+    const line = raw.trim();
+    if (line === '') continue;
+    if (!line.startsWith('{') || !line.endsWith('}')) {
+      throw new ExportInputError(`export input ${stream} line ${lineNumber}: not a JSON object`);
     }
     parts.push(prefix, line, '}\n');
-    size += line.length;
-    n++;
-  });
-  for await (const chunk of createReadStream(file.path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
-    lines.push(chunk);
-    if (size >= WRITE_CHARS) {
-      const text = parts.join('');
-      parts = [];
-      size = 0;
-      await write(stdin, text);
-    }
   }
-  lines.end();
-  if (parts.length > 0) await write(stdin, parts.join(''));
-  return n;
+  return { text: parts.join(''), records: parts.length / 3 };
 }
 
 function write(stdin: Writable, text: string): Promise<void> | undefined {

@@ -17,6 +17,13 @@ export class SyncSink {
     this.outDir = outDir;
   }
 
+  /** Fast-path handler for SingerParser (onRecordJson): a validated record's text. */
+  readonly onRecordJson = (stream: string, json: string): void => {
+    const writer = this.writer(stream);
+    writer.add(json);
+    if (writer.needsFlush) this.full.add(writer);
+  };
+
   /** Message handler for SingerParser: synchronous, no allocation beyond the record's line. */
   readonly onMessage = (message: SingerMessage, line: string): void => {
     switch (message.type) {

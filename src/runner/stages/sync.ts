@@ -45,7 +45,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
       onStderrLine: prefixed(options.log, 'tap'),
     });
     const sink = new SyncSink(options.outDir);
-    const parser = new SingerParser(sink.onMessage);
+    const parser = new SingerParser(sink.onMessage, { onRecordJson: sink.onRecordJson });
     let bytes = 0;
     try {
       for await (const chunk of proc.stdout as AsyncIterable<Buffer>) {
