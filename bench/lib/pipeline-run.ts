@@ -43,13 +43,16 @@ const rssMb = (): number => process.resourceUsage().maxRSS / 1024;
 async function runBaseline(inDir: string, outDir: string): Promise<{ records: number; bytes: number; seconds: number; peak: ChildPeak[] }> {
   const poller = new ChildRssPoller();
   const script = fileURLToPath(new URL('./baseline.ts', import.meta.url));
+  // Wall time from spawn to exit, like the stages (which start a connector process each).
+  const started = performance.now();
   const child = spawn(process.execPath, [script, inDir, outDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   for await (const chunk of child.stdout) out += String(chunk);
   await new Promise((resolve) => child.on('close', resolve));
+  const seconds = (performance.now() - started) / 1000;
   const peak = poller.take();
   poller.stop();
-  return { ...JSON.parse(out), peak };
+  return { ...JSON.parse(out), seconds, peak };
 }
 
 export async function runPipelineOnce(records: number, options: { keep: boolean; log: (line: string) => void }): Promise<PipelineFigures> {

@@ -103,3 +103,27 @@ describe('rawRecordJson', () => {
     );
   });
 });
+
+describe('SingerParser memory', () => {
+  it('parses 200 MB in constant memory', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const line = JSON.stringify({ type: 'RECORD', stream: 's', record: { id: 1, name: 'x'.repeat(100) } });
+    const chunk = Buffer.from(`${line}\n`.repeat(Math.floor(65536 / (line.length + 1))) + line.slice(0, 50));
+    const tail = Buffer.from(`${line.slice(50)}\n`);
+    let records = 0;
+    const parser = new SingerParser(() => records++, { onRecordJson: () => records++ });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 3200; i++) {
+      parser.push(chunk);
+      parser.push(tail);
+    }
+    parser.end();
+    gc();
+    expect(records).toBeGreaterThan(1_000_000);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 * 1024 * 1024);
+  });
+});

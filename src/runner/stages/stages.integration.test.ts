@@ -75,6 +75,13 @@ describe('runner stages with fixture connectors', () => {
     expect(await readFile(join(dir, 'etl', 'contacts.jsonl'), 'utf8')).toBe(await readFile(join(dir, 'sync', 'contacts.jsonl'), 'utf8'));
   });
 
+  it('imports the records of BATCH messages (gzip jsonl files)', async () => {
+    const batch = join(dir, 'batch.jsonl.gz');
+    const sync = await runSync({ baseEnv, connector: tap, config: { records: 2, batch_file: batch }, catalog: { streams: [] }, outDir: join(dir, 'sync') });
+    expect(sync.perStream).toEqual({ contacts: 3, companies: 1 });
+    expect((await jsonl(join(dir, 'sync', 'contacts.jsonl'))).map((r) => r.id)).toEqual([0, 100, 101]);
+  });
+
   it('a failing tap gives a StageError with its exit code and last stderr lines', async () => {
     const error = await rejection(runSync({ baseEnv, connector: tap, config: { records: 2, fail: 'token expired' }, catalog: { streams: [] }, outDir: join(dir, 'sync') }));
     expect(error).toMatchObject({ stage: 'sync', kind: 'failed', exitCode: 3 });
