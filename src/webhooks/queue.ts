@@ -3,7 +3,7 @@
 // ever touch rows through ids the worker claimed. Safe with several workers and
 // processes: a claim is a compare-and-set on the lease, and finishing an attempt
 // is fenced by the attempt number the claim produced.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 
 export interface ClaimedDelivery {
@@ -19,6 +19,10 @@ export interface ClaimedDelivery {
   first_attempt_at: number | null;
   created_at: number;
 }
+
+const CLAIMED_COLUMNS = [
+  'id', 'env_id', 'event_type', 'ordering_key', 'url', 'secrets_enc', 'payload', 'attempts', 'first_attempt_at', 'created_at',
+] as const;
 
 export interface DueCandidate { id: number; url: string }
 
@@ -61,11 +65,36 @@ export async function claim(db: Kysely<Database>, ids: readonly number[], now: n
       first_attempt_at: eb.fn.coalesce('first_attempt_at', eb.val(now)),
     }))
     .where('id', 'in', [...ids])
+    // Written so SQLite seeks the primary key instead of scanning the status index.
+    .where(sql<string>`status || ''`, '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning(CLAIMED_COLUMNS)
+    .execute();
+}
+
+/**
+ * Claims the delivery right behind `row` on its endpoint and ordering key, when it
+ * is due and unleased. Only called once `row` is no longer pending, which makes the
+ * next one first in line (earlier ids were not pending when `row` was claimed).
+ */
+export async function claimNextInLane(db: Kysely<Database>, row: ClaimedDelivery, now: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+  // One statement: the next id of the lane, claimed if it is due and unleased.
+  return db.updateTable('webhook_events')
+    .set((eb) => ({
+      locked_until: now + leaseMs,
+      attempts: eb('attempts', '+', 1),
+      first_attempt_at: eb.fn.coalesce('first_attempt_at', eb.val(now)),
+    }))
+    .where('id', '=', (eb) => eb.selectFrom('webhook_events as n').select('n.id')
+      .where('n.ordering_key', '=', row.ordering_key).where('n.url', '=', row.url)
+      .where('n.status', '=', 'pending').where('n.id', '>', row.id)
+      .orderBy('n.id').limit(1))
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .returning(['id', 'env_id', 'event_type', 'ordering_key', 'url', 'secrets_enc', 'payload', 'attempts', 'first_attempt_at', 'created_at'])
-    .execute();
+    .returning(CLAIMED_COLUMNS)
+    .executeTakeFirst();
 }
 
 export interface AttemptRecord {
