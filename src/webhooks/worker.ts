@@ -4,16 +4,12 @@
 // served concurrently, with a per-endpoint cap so one slow receiver cannot take
 // every slot, and a dead one only holds back its own deliveries (which wait for
 // their retry time instead of being polled).
-import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { systemEnvScope } from '../auth/scope.ts';
-import { activeWebhookSecrets } from '../environments/service.ts';
-import { displayUrl, planAfterAttempt, sendDelivery } from './deliver.ts';
+import { createLaneRunner } from './lane.ts';
 import { onOutboxWrite } from './outbox.ts';
 import * as queue from './queue.ts';
-import type { AttemptRecord, ClaimedDelivery } from './queue.ts';
+import type { ClaimedDelivery } from './queue.ts';
 import type { RetryPolicy } from './retry.ts';
-import type { SendResult } from './send.ts';
 
 export interface WebhookDeliveryOptions {
   /** Deliveries in flight at once in this process (default 16). */
@@ -48,8 +44,6 @@ export interface WebhookDelivery {
 
 const DAY_MS = 24 * 3600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
-/** Deliveries one lane sends in a row before giving its slot back to the poll. */
-const LANE_RUN = 100;
 
 export function startWebhookDelivery(ctx: AppContext, opts: WebhookDeliveryOptions = {}): WebhookDelivery {
   const db = ctx.db.kysely;
@@ -57,10 +51,12 @@ export function startWebhookDelivery(ctx: AppContext, opts: WebhookDeliveryOptio
   const perEndpoint = opts.perEndpointConcurrency ?? 4;
   const timeoutMs = opts.timeoutMs ?? ctx.config.webhookTimeoutMs;
   const leaseMs = opts.leaseMs ?? timeoutMs + 30_000;
-  const allowPrivate = opts.allowPrivate ?? ctx.config.webhookAllowPrivate;
   const retentionMs = opts.retentionMs ?? 14 * DAY_MS;
-  const random = opts.random ?? Math.random;
   const aborter = new AbortController();
+  const runLane = createLaneRunner(ctx, {
+    timeoutMs, leaseMs, allowPrivate: opts.allowPrivate ?? ctx.config.webhookAllowPrivate,
+    retry: opts.retry ?? {}, random: opts.random ?? Math.random, signal: aborter.signal,
+  });
   const inFlight = new Map<number, Promise<void>>();
   const perUrl = new Map<string, number>();
   let stopped = false;
@@ -70,76 +66,9 @@ export function startWebhookDelivery(ctx: AppContext, opts: WebhookDeliveryOptio
   let soonTimer: NodeJS.Timeout | null = null;
   let recheckTimer: NodeJS.Timeout | null = null;
 
-  async function secretsFor(row: ClaimedDelivery, cache: Map<string, Promise<string[]>>): Promise<string[]> {
-    if (row.secrets_enc !== null) return ctx.secrets.openJson<string[]>(row.secrets_enc);
-    let secrets = cache.get(row.env_id);
-    if (!secrets) cache.set(row.env_id, secrets = activeWebhookSecrets(ctx, systemEnvScope(row.env_id)));
-    return secrets;
-  }
-
-  /** Sends one attempt; null when it was aborted by stop() and the claim given back. */
-  async function attempt(row: ClaimedDelivery, cache: Map<string, Promise<string[]>>): Promise<AttemptRecord | null> {
-    let result: SendResult;
-    try {
-      const secrets = await secretsFor(row, cache);
-      result = await sendDelivery(row, secrets, { timeoutMs, allowPrivate, signal: aborter.signal, now: ctx.now });
-    } catch (err) {
-      result = { ok: false, latencyMs: 0, error: { kind: 'connection', message: `internal: ${(err as Error).message}` } };
-    }
-    if (result.error?.kind === 'aborted' && stopped) {
-      await queue.releaseClaim(db, row);
-      return null;
-    }
-    return planAfterAttempt(result, row, { now: ctx.now(), retry: opts.retry ?? {}, random });
-  }
-
-  /**
-   * Stores the outcome and, when the lane goes on, claims its next delivery in the
-   * same transaction (one commit per delivery).
-   */
-  async function settle(row: ClaimedDelivery, record: AttemptRecord, goOn: boolean): Promise<ClaimedDelivery | undefined> {
-    const { kept, next } = await db.transaction().execute(async (trx) => {
-      // Losing this bookkeeping in a crash only means sending again (receivers dedupe on
-      // webhook-id), so PostgreSQL need not wait for the WAL flush.
-      if (ctx.db.dialect === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-      const kept = await queue.finishAttempt(trx, row, record);
-      if (record.status === 'pending') await queue.deferFollowers(trx, row, record.nextAttemptAt!);
-      const next = kept && goOn && record.status !== 'pending' ? await queue.claimNextInLane(trx, row, ctx.now(), leaseMs) : undefined;
-      return { kept, next };
-    });
-    logAttempt(row, record, kept);
-    return next;
-  }
-
-  function logAttempt(row: ClaimedDelivery, record: AttemptRecord, kept: boolean): void {
-    const fields = {
-      delivery_id: row.id, event_type: row.event_type, url: displayUrl(row.url), attempt: row.attempts,
-      status_code: record.statusCode, latency_ms: record.latencyMs,
-    };
-    if (!kept) ctx.log.warn(fields, 'webhook delivery lease expired before the attempt finished; outcome discarded');
-    else if (record.status === 'delivered') ctx.log.debug(fields, 'webhook delivered');
-    else if (record.status === 'failed') ctx.log.warn({ ...fields, error: record.error }, 'webhook delivery failed');
-    else ctx.log.info({ ...fields, error: record.error, next_attempt_at: new Date(record.nextAttemptAt!).toISOString() }, 'webhook delivery will be retried');
-  }
-
-  /**
-   * A lane is one endpoint + ordering key: after a delivery is done (delivered or
-   * failed), the next one of the lane goes out at once, without waiting for a poll.
-   * A retry, a lost claim or LANE_RUN deliveries in a row end the lane run.
-   */
-  async function runLane(first: ClaimedDelivery, cache: Map<string, Promise<string[]>>): Promise<void> {
-    let row: ClaimedDelivery | undefined = first;
-    for (let run = 1; row && !stopped; run += 1) {
-      const record = await attempt(row, cache);
-      if (!record) return;
-      row = await settle(row, record, run < LANE_RUN && !stopped);
-    }
-    if (row) await queue.releaseClaim(db, row); // claimed just as we stopped
-  }
-
-  function start(row: ClaimedDelivery, cache: Map<string, Promise<string[]>>): void {
+  function start(row: ClaimedDelivery): void {
     perUrl.set(row.url, (perUrl.get(row.url) ?? 0) + 1);
-    const task = runLane(row, cache)
+    const task = runLane(row)
       .catch((err: unknown) => ctx.log.error({ err, delivery_id: row.id }, 'webhook delivery bookkeeping failed'))
       .finally(() => {
         inFlight.delete(row.id);
@@ -168,8 +97,7 @@ export function startWebhookDelivery(ctx: AppContext, opts: WebhookDeliveryOptio
       picked.push(candidate.id);
     }
     const claimed = await queue.claim(db, picked, now, leaseMs);
-    const cache = new Map<string, Promise<string[]>>();
-    for (const row of claimed) if (!stopped) start(row, cache);
+    for (const row of claimed) start(row);
     if (due.length === limit || (claimed.length > 0 && picked.length < due.length)) again = true;
   }
 
