@@ -1,11 +1,15 @@
 // Pipeline throughput bench: tap-sample → sync → etl (field map) → export →
 // target-jsonl, per record count, each in a fresh Node process so peak RSS
-// figures are per size. Usage:
-//   npm run bench:pipeline [-- --records 100000,1000000] [--keep]
+// figures are per size. By default the job runs through the real job engine in
+// embedded mode (API + worker + SQLite in one process, see lib/job-engine-run.ts);
+// `--direct` calls the runner's stage functions only (lib/pipeline-run.ts). Usage:
+//   npm run bench:pipeline [-- --records 100000,1000000] [--keep] [--direct]
+// Node flags given to this script (e.g. --max-semi-space-size) apply to the runs too.
 // Prints a markdown table and checks the goals (each stage >= 0.7x the baseline
 // rate, end to end >= 150,000 records/s, Tapline peak RSS < 200 MB).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runJobEngineOnce } from './lib/job-engine-run.ts';
 import { runPipelineOnce, type PipelineFigures } from './lib/pipeline-run.ts';
 
 const GOALS = { stageVsBaseline: 0.7, endToEndPerSecond: 150_000, taplineRssMb: 200 };
@@ -17,7 +21,8 @@ function argValue(name: string): string | undefined {
 
 async function runInChild(records: number): Promise<PipelineFigures> {
   const self = fileURLToPath(import.meta.url);
-  const args = [self, '--one', String(records), ...(process.argv.includes('--keep') ? ['--keep'] : [])];
+  const flags = ['--keep', '--direct'].filter((f) => process.argv.includes(f));
+  const args = [...process.execArgv, self, '--one', String(records), ...flags];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   for await (const chunk of child.stdout) out += String(chunk);
@@ -57,14 +62,16 @@ function goals(all: PipelineFigures[]): string[] {
 
 const one = argValue('--one');
 if (one !== undefined) {
-  const figures = await runPipelineOnce(Number(one), { keep: process.argv.includes('--keep'), log: (l) => process.stderr.write(`${l}\n`) });
+  const run = process.argv.includes('--direct') ? runPipelineOnce : runJobEngineOnce;
+  const figures = await run(Number(one), { keep: process.argv.includes('--keep'), log: (l) => process.stderr.write(`${l}\n`) });
   process.stdout.write(JSON.stringify(figures));
 } else {
   const sizes = (argValue('--records') ?? '100000,1000000').split(',').map(Number);
   const all: PipelineFigures[] = [];
   for (const n of sizes) all.push(await runInChild(n));
   const cpus = (await import('node:os')).cpus();
-  console.log(`\n## Pipeline throughput (${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, Node ${process.version})\n`);
+  const mode = process.argv.includes('--direct') ? 'runner stages only' : 'job engine, embedded mode';
+  console.log(`\n## Pipeline throughput (${mode}; ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, Node ${process.version} ${process.execArgv.join(' ')})\n`);
   console.log(table(all));
   console.log('\nGoals (each stage >= 0.7x baseline, end to end >= 150,000 records/s, Tapline peak RSS < 200 MB):');
   console.log(goals(all).join('\n'));
