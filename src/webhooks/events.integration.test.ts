@@ -45,7 +45,7 @@ describeEachStore('webhook event helpers', (h) => {
     expect(found.map((r) => [r.event_type, r.ordering_key])).toEqual([
       ['connection.linked', 'tenant:t'], ['connection.updated', 'tenant:t'], ['tenant.deleted', 'tenant:t'],
     ]);
-    expect(JSON.parse(found[1].payload).data).toEqual({ env_id: envId, flow_id: 'f', tenant: 't', kind: 'source', name: 'tap-x', changed: ['config'] });
+    expect(JSON.parse(found[1].payload).data).toEqual({ env_id: envId, flow_id: 'f', tenant: 't', kind: 'source', tap: 'tap-x', changed: ['config'] });
   });
 
   it('records nothing when the environment has no webhook', async () => {

@@ -68,6 +68,9 @@ export async function recordDiscoverEvent(
 
 export type ConnectionEventType = 'connection.linked' | 'connection.updated' | 'connection.unlinked';
 
+/** The member naming the link, as in the API's link bodies. */
+const LINK_NAME_MEMBER = { source: 'tap', target: 'target', connector: 'connector_id' } as const;
+
 export interface ConnectionEventInput {
   readonly flowId: string;
   readonly tenant: string;
@@ -90,7 +93,7 @@ export async function recordConnectionEvent(
     type,
     orderingKey: `tenant:${input.tenant}`,
     data: {
-      env_id: scope.envId, flow_id: input.flowId, tenant: input.tenant, kind: input.kind, name: input.name,
+      env_id: scope.envId, flow_id: input.flowId, tenant: input.tenant, kind: input.kind, [LINK_NAME_MEMBER[input.kind]]: input.name,
       ...(input.changed ? { changed: [...input.changed] } : {}),
     },
   });

@@ -30,7 +30,7 @@ export interface DeliveryView {
 }
 
 // Members of an event's data that identify what it is about.
-const SUMMARY_MEMBERS = ['job_id', 'status', 'previous_status', 'flow_id', 'tenant', 'tap', 'connector_id', 'connector', 'job_type', 'kind', 'name'];
+const SUMMARY_MEMBERS = ['job_id', 'status', 'previous_status', 'flow_id', 'tenant', 'tap', 'target', 'connector_id', 'connector', 'job_type', 'kind'];
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
