@@ -26,12 +26,12 @@ export const DEMO_CATALOG = {
   }],
   flows: [
     {
-      id: 'demo-v1', name: 'Demo (v1)', description: 'Link the sample CRM; jobs export JSON Lines files', version: 1, type: 'source',
+      id: 'demo-v1', name: 'Demo (v1)', description: 'Link the sample CRM; jobs export JSON Lines files', version: 1,
       taps: ['tap-sample'], targets: ['target-jsonl'], export: { target: 'target-jsonl', config: {} },
     },
     {
       id: 'demo-v2', name: 'Demo (v2)', description: 'Link the sample connector; read jobs export JSON Lines files, write jobs feed sample data',
-      version: 2, type: 'connector', connectors: ['sample'],
+      version: 2, connectors: ['sample'],
       widgetOptions: { allowRunWriteJobs: true },
       export: { read: { connector: 'sample', config: {} }, write: { connector: 'sample', config: {} } },
     },

@@ -29,6 +29,12 @@ function text(input: Json, key: string, fallback: string): string {
   return v;
 }
 
+function optionalText(input: Json, key: string): string | null {
+  const v = input[key] ?? null;
+  if (v !== null && typeof v !== 'string') throw new Error(`"${key}" must be a string or null`);
+  return v === '' ? null : v;
+}
+
 function widgetOptions(value: unknown): WidgetOptions {
   const w = value ?? {};
   if (!isObject(w)) throw new Error('"widgetOptions" must be an object');
@@ -97,7 +103,7 @@ export function parseFlow(input: unknown, idFromPath?: string): FlowSpec {
     name: text(input, 'name', id),
     description: text(input, 'description', ''),
     version: v,
-    type: text(input, 'type', v === 2 ? 'connector' : 'source'),
+    type: optionalText(input, 'type'),
     flowIcon,
     taps: v === 1 ? names(input, 'taps') : [],
     targets: v === 1 ? names(input, 'targets') : [],

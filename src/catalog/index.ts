@@ -2,6 +2,7 @@
 // from src/routes.ts with one line. Importing routes.ts also registers the demo seeder.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
+import { entityRoutes } from '../links/entity.ts';
 import { linkRoutes } from '../links/routes.ts';
 import { tenantRoutes } from '../tenants/routes.ts';
 import { catalogAdminRoutes } from './admin-routes.ts';
@@ -11,5 +12,6 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   await app.register(catalogRoutes, opts);
   await app.register(catalogAdminRoutes, opts);
   await app.register(linkRoutes, opts);
+  await app.register(entityRoutes, opts);
   await app.register(tenantRoutes, opts);
 };

@@ -34,7 +34,7 @@ describeEachStore('catalog: public reads', (h) => {
     const flows = res.json();
     expect(flows.map((f: { id: string }) => f.id)).toEqual(['f1', 'f1b', 'f2']);
     expect(flows[0]).toEqual({
-      id: 'f1', name: 'Flow one', description: '', version: 1, type: 'source', flowIcon: null,
+      id: 'f1', name: 'Flow one', description: '', version: 1, type: null, flowIcon: null,
       taps: ['tap-sample', 'tap-oauth'], targets: ['target-jsonl'],
       widgetOptions: { allowRunJobs: true, allowRunWriteJobs: false, allowFullSyncJobs: true, allowSyncSchedule: true },
     });

@@ -71,7 +71,8 @@ export interface FlowSpec {
   name: string;
   description: string;
   version: 1 | 2;
-  type: string;
+  /** null for source flows: clients (the hotglue widget) take a flow with a truthy type for a target flow. */
+  type: string | null;
   flowIcon: string | null;
   taps: string[];
   targets: string[];

@@ -1,8 +1,9 @@
 // HTTP routes of linked sources and targets (v1) and linked connectors (v2). The
 // three families share one implementation; only paths and member names differ.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { assertMaySeeSecrets, tenantScope } from '../auth/plugin.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { tenantScope } from '../auth/plugin.ts';
+import { isAllowed } from '../auth/permissions.ts';
 import type { AppContext } from '../context.ts';
 import type { LinkSchedule } from '../schedules/service.ts';
 import * as S from './schemas.ts';
@@ -28,18 +29,29 @@ const FAMILIES: Family[] = [
 ];
 
 type Query = Record<string, string | boolean | undefined>;
+
+/**
+ * config=true shows secrets only to callers allowed tenant:secrets (a public key needs
+ * the tenant's token); others get the masked config rather than an error, because
+ * widgets always ask with config=true (docs/widget-compat.md, GAP-3).
+ */
+function maySeeSecrets(req: FastifyRequest): boolean {
+  const auth = req.auth;
+  if (!auth) return false;
+  return isAllowed(auth.principal, 'tenant:secrets', { requireTenantJwt: auth.requireTenantJwt, tenantJwt: auth.tenant?.tenantJwt ?? false });
+}
 type Body = Record<string, unknown>;
 
 function register(app: FastifyInstance, ctx: AppContext, f: Family): void {
   const params = S.TenantParams;
   app.get(f.base, {
     config: { auth: 'tenant:read' },
-    schema: { tags: f.tags, summary: `Retrieve the tenant's linked ${f.noun}s (config masked unless config=true)`, params, querystring: S.listQuery(f.queryName) },
+    schema: { tags: f.tags, summary: `Retrieve the tenant's linked ${f.noun}s (config masked unless config=true and the caller may see secrets)`, params, querystring: S.listQuery(f.queryName) },
   }, async (req) => {
     const q = req.query as Query;
-    if (q.config === true) assertMaySeeSecrets(req);
     const { flow_id } = req.params as { flow_id: string };
-    return listLinked(ctx, tenantScope(req), flow_id, f.kind, { unmasked: q.config === true, catalog: q.catalog === true, name: q[f.queryName] as string | undefined });
+    const unmasked = q.config === true && maySeeSecrets(req);
+    return listLinked(ctx, tenantScope(req), flow_id, f.kind, { unmasked, catalog: q.catalog === true, name: q[f.queryName] as string | undefined });
   });
 
   app.post(f.base, {

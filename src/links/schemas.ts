@@ -14,7 +14,7 @@ export const LinkSchedule = Type.Object({
 export function listQuery(nameParam: string) {
   return Type.Object({
     token: Type.Optional(Type.String({ description: 'Tenant JWT (with a public key); required with config=true' })),
-    config: Type.Optional(Type.Boolean({ description: 'Include the unmasked config (needs tenant:secrets)' })),
+    config: Type.Optional(Type.Boolean({ description: 'Unmasked config when the caller may see secrets (a public key needs the tenant token); masked otherwise' })),
     catalog: Type.Optional(Type.Boolean({ description: 'Include the last discovered catalog' })),
     [nameParam]: Type.Optional(Name),
     login_state: Type.Optional(Type.String({ description: 'Accepted for compatibility; no effect' })),

@@ -62,4 +62,17 @@ describeEachStore('symlinked links', (h) => {
     const read = (await h().request({ method: 'GET', url: `${url}?config=true`, key: env.envKey })).json()[0];
     expect(read.config).toMatchObject({ api_key: 'sk-live-123' });
   });
+
+  it('GET /entity/{env}/{tenant}/linked lists reusable links (also the parent\'s); an item sent back as symlink links', async () => {
+    const { env, tenant } = await setup();
+    const own = await h().request({ method: 'GET', url: `/entity/${env.envId}/${tenant}/linked?entity=tap-sample`, key: env.publicKey });
+    expect(own.json()).toEqual([expect.objectContaining({ id: 'f1', name: 'Flow one', version: 1, entity: 'tap-sample', tenant, kind: 'source' })]);
+    expect((await h().request({ method: 'GET', url: `/entity/${env.envId}/${tenant}/linked?entity=tap-oauth`, key: env.publicKey })).json()).toEqual([]);
+    const sub = `${tenant}_2`;
+    const [item] = (await h().request({ method: 'GET', url: `/entity/${env.envId}/${sub}/linked?entity=tap-sample`, key: env.publicKey })).json();
+    expect(item).toMatchObject({ id: 'f1', tenant });
+    const linked = await h().request({ method: 'POST', url: `/${env.envId}/f1b/${sub}/linkedSources`, key: env.publicKey, body: { source: { tap: 'tap-sample', symlink: item } } });
+    expect(linked.json()).toMatchObject({ status: 'linked', symlinked: true });
+    expect((await h().request({ method: 'GET', url: `/entity/${env.envId}/${tenant}/linked`, key: env.publicKey })).statusCode).toBe(400);
+  });
 });

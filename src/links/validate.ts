@@ -43,11 +43,10 @@ function parseSymlink(value: unknown, kind: LinkKind): SymlinkRequest | undefine
   if (typeof id !== 'string' || id === '') throw new Error('"symlink.id" must name the flow that holds the linked credentials');
   if (tenant !== undefined && (typeof tenant !== 'string' || tenant.length > 128 || !TENANT_ID.test(tenant))) throw new Error('"symlink.tenant" must be a tenant id');
   if (entity !== undefined && (typeof entity !== 'string' || entity === '')) throw new Error('"symlink.entity" must name the linked source or connector');
-  if (type !== undefined && type !== 'source' && type !== 'connector' && type !== 'target') {
-    throw new Error('"symlink.type" must be "connector", "source" or "target" (the kind of the original link)');
-  }
-  if (type !== undefined && kind !== 'connector') throw new Error('"symlink.type" is for v2 connectors only');
-  return { flowId: id, tenant: tenant as string | undefined, entity: entity as string | undefined, kind: type as LinkKind | undefined };
+  // Clients send back a whole flow item (see GET /entity/...) whose `type` is the flow's:
+  // only the link kinds mean "the kind of the original link", and only for v2 connectors.
+  const originalKind = kind === 'connector' && (type === 'source' || type === 'connector' || type === 'target') ? type : undefined;
+  return { flowId: id, tenant: tenant as string | undefined, entity: entity as string | undefined, kind: originalKind };
 }
 
 export function parseFieldMapMember(body: Record<string, unknown>): FieldMap | null | undefined {
