@@ -90,7 +90,7 @@ export async function runJobEngineOnce(records: number, options: { keep: boolean
       .where('ordering_key', '=', `job:${job.job_id}`).orderBy('id').execute();
     const at = new Map(events.map((e) => [JSON.parse(e.payload).data.status as string, Number(e.created_at)]));
     const final = await call('GET', `/bench/pipeline/t1/jobs/status?job_root=${encodeURIComponent(job.s3_root)}`);
-    const jobDir = jobStorageFor(ctx).localDir!(job.s3_root);
+    const jobDir = jobStorageFor(ctx, scope).localDir!(job.s3_root);
     const synced = final.processed_rows as number;
     const stage = (name: string, from: string, to: string, bytes: number, connectors: ChildPeak[]): StageFigures => {
       const seconds = ((at.get(to) ?? 0) - (at.get(from) ?? 0)) / 1000;

@@ -60,7 +60,7 @@ export async function executeJob(ctx: AppContext, row: JobRow, signal: AbortSign
   try {
     const ticket = openTicket(ctx, row.request_enc);
     streaming = ticket.request.streaming_job === true;
-    const storage = jobStorageFor(ctx);
+    const storage = jobStorageFor(ctx, scope);
     const dir = localDirOf(storage, row.s3_root);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     log = openJobLog(join(dir, JOB_LOG_FILE), (text) => redact(text), ctx.now);

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemTenantScope } from '../auth/scope.ts';
 import { saveDiscoveredCatalog } from '../links/job-plan.ts';
 import { describeEachStore } from '../../test/harness.ts';
-import { jobStorageFor } from './storage.ts';
-import { FIXTURES, ITEMS_CATALOG, linkSource, readJsonl, runJob, setupJobEnv, storedState, waitForJob, type JobEnv } from './testing.ts';
+import { FIXTURES, ITEMS_CATALOG, linkSource, readJsonl, runJob, setupJobEnv, storedState, waitForJob, jobDir, type JobEnv } from './testing.ts';
 import { startJobWorker, type JobWorker } from './worker.ts';
 
 describeEachStore('jobs: failures, state and overrides', (h) => {
@@ -55,7 +54,7 @@ describeEachStore('jobs: failures, state and overrides', (h) => {
     expect(failed.message).toMatch(/failing on purpose/);
     const ok = await runToEnd('etl', 'e1');
     expect(ok.status).toBe('JOB_COMPLETED');
-    const dir = jobStorageFor(h().ctx).localDir!(ok.s3_root);
+    const dir = jobDir(h(), env, ok.s3_root);
     const rows = readJsonl(path.join(dir, 'etl-output', 'companies.jsonl'));
     expect(rows).toHaveLength(4);
     expect(rows[0].name).toBe(rows[0].name.toUpperCase());
@@ -102,7 +101,7 @@ describeEachStore('jobs: failures, state and overrides', (h) => {
       override_start_date: '2024-01-01T00:00:15Z', override_selected_tables: { deals: true }, override_source_config: { seed: 7 },
     });
     expect(windowed).toMatchObject({ status: 'JOB_COMPLETED', processed_rows: 5 });
-    const dir = jobStorageFor(h().ctx).localDir!(windowed.s3_root);
+    const dir = jobDir(h(), env, windowed.s3_root);
     expect(fs.readdirSync(path.join(dir, 'sync-output')).filter((f) => f.endsWith('.jsonl'))).toEqual(['deals.jsonl']);
     const linked = (await h().request({ method: 'GET', url: `/${env.envId}/f1/o1/linkedSources?config=true`, key: env.envKey })).json();
     expect(linked[0].config).toEqual({ record_count: 20 });

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../test/harness.ts';
-import { jobStorageFor } from './storage.ts';
 import {
-  enableWebhookEvents, filesBelow, linkSource, readJsonl, runJob, setupJobEnv, statusPath, storedState, waitForJob, type JobEnv,
+  enableWebhookEvents, filesBelow, jobDir, linkSource, readJsonl, runJob, setupJobEnv, statusPath, storedState, waitForJob, type JobEnv,
 } from './testing.ts';
 import { startJobWorker, type JobWorker } from './worker.ts';
 
@@ -43,7 +42,7 @@ describeEachStore('jobs: a real Singer job end to end', (h) => {
     expect(await storedState(h(), env, 'f1', 'acme')).toEqual({ bookmarks: { contacts: { updated_at: '2024-01-01T00:00:29Z' } } });
 
     // Job storage holds the stage outputs, catalog, state and log — never the credential.
-    const dir = jobStorageFor(h().ctx).localDir!(created.s3_root);
+    const dir = jobDir(h(), env, created.s3_root);
     const files = filesBelow(dir).map((f) => path.relative(dir, f)).sort();
     expect(files).toEqual(expect.arrayContaining(['catalog.json', 'state.json', 'job.log', 'sync-output/contacts.jsonl', 'etl-output/people.jsonl']));
     for (const file of filesBelow(dir)) expect(fs.readFileSync(file, 'utf8')).not.toContain('SECRET_4242');
@@ -116,7 +115,7 @@ describeEachStore('jobs: a real Singer job end to end', (h) => {
     const job = await waitForJob(h(), env, 'noexport', 'acme', created.s3_root);
     expect(job.status).toBe('JOB_COMPLETED');
     expect(await statusPath(h(), created.job_id)).toEqual(['JOB_CREATED', 'DISCOVER_STARTED', 'SYNC_STARTED', 'SYNC_SUCCESS', 'ETL_STARTED', 'ETL_SUCCESS', 'JOB_COMPLETED']);
-    const dir = jobStorageFor(h().ctx).localDir!(created.s3_root);
+    const dir = jobDir(h(), env, created.s3_root);
     expect(readJsonl(path.join(dir, 'etl-output', 'companies.jsonl'))).toHaveLength(3);
   });
 

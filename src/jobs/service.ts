@@ -66,7 +66,7 @@ export async function latestJob(ctx: AppContext, scope: TenantScope, flowId: str
 export async function jobLogs(ctx: AppContext, scope: TenantScope, flowId: string, jobId: string): Promise<Obj> {
   const row = await store.getTenantJob(ctx.db.kysely, scope, flowId, jobId);
   if (!row) throw new NotFoundError(`No job "${jobId}" for tenant "${scope.tenant}" in flow "${flowId}"`);
-  const log = await jobStorageFor(ctx).get(`${row.s3_root}/${JOB_LOG_FILE}`);
+  const log = await jobStorageFor(ctx, scope).get(`${row.s3_root}/${JOB_LOG_FILE}`);
   return { job_id: row.job_id, s3_root: row.s3_root, status: row.status, log: log?.toString('utf8') ?? '' };
 }
 
@@ -102,7 +102,7 @@ export async function deleteTenantJobs(ctx: AppContext, scope: TenantScope, opts
   const active = await store.activeTenantJobs(ctx.db.kysely, scope);
   if (active.length > 0 && !opts.kill) throw new ConflictError(`Tenant "${scope.tenant}" has ${active.length} active job(s)`);
   for (const row of active) await killJobRow(ctx, scope, row, 'Killed: tenant deleted');
-  const storage = jobStorageFor(ctx);
+  const storage = jobStorageFor(ctx, scope);
   let files = 0;
   for (const root of await store.tenantJobRoots(ctx.db.kysely, scope)) files += await storage.deletePrefix(root);
   await deleteTenantQueue(ctx.db.kysely, scope);

@@ -5,10 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { systemTenantScope } from '../auth/scope.ts';
+import { systemEnvScope, systemTenantScope } from '../auth/scope.ts';
 import { saveDiscoveredCatalog } from '../links/job-plan.ts';
 import type { Harness, TestEnv } from '../../test/harness.ts';
 import { isTerminal } from './status-table.ts';
+import { jobStorageFor } from './storage.ts';
 
 export const FIXTURES = fileURLToPath(new URL('../../connectors/fixtures/', import.meta.url));
 const node = (script: string) => ({ command: process.execPath, args: [path.join(FIXTURES, script)] });
@@ -141,4 +142,9 @@ export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefi
     if (Date.now() > until) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Local folder of a job's storage root. */
+export function jobDir(h: Harness, env: TestEnv, root: string): string {
+  return jobStorageFor(h.ctx, systemEnvScope(env.envId)).localDir!(root);
 }
