@@ -8,7 +8,7 @@ import { describeEachStore } from '../../test/harness.ts';
 import { recoverLostJobs, WORKER_LOST_MESSAGE } from './recovery.ts';
 import { transitionJob } from './status.ts';
 import { jobStatus, linkSlowTap, linkSource, runJob, setupJobEnv, storedState, tempDir, waitFor, waitForJob } from './testing.ts';
-import { startJobWorker } from './worker.ts';
+import { startJobWorker, WORKER_STOPPED_MESSAGE } from './worker.ts';
 import { processAlive } from './worker-id.ts';
 
 const CRASH_WORKER = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
@@ -63,5 +63,35 @@ describeEachStore('jobs: crash recovery', (h) => {
     await setBeat(ctx.now() - ctx.config.workerLostAfterMs - 1);
     expect((await recoverLostJobs(ctx, { workerId: 'me', envIds: [env.envId] })).failed).toEqual([created.job_id]);
     expect(await jobStatus(h(), env, 'f1', 'hb', created.s3_root)).toMatchObject({ status: 'SYNC_FAILED', message: WORKER_LOST_MESSAGE });
+  });
+
+  it('a kill recorded by another process stops the processes here at the next heartbeat', async () => {
+    const env = await setupJobEnv(h());
+    const pidFile = path.join(tempDir(), 'pids.json');
+    await linkSlowTap(h(), env, 'remote', { pid_file: pidFile });
+    const worker = startJobWorker(h().ctx, { envIds: [env.envId] });
+    try {
+      const created = await runJob(h(), env, 'f1', 'remote');
+      const pids = await waitFor(() => (fs.existsSync(pidFile) ? JSON.parse(fs.readFileSync(pidFile, 'utf8')) : undefined));
+      await waitForJob(h(), env, 'f1', 'remote', created.s3_root, (j) => j.status === 'SYNC_STARTED');
+      // What a kill answered by another Tapline process does: only the status changes, in the database.
+      const { ctx } = h();
+      await transitionJob(ctx.db.kysely, ctx, systemEnvScope(env.envId), created.job_id, 'SYNC_STARTED', 'SYNC_FAILED', { message: 'Killed: elsewhere' });
+      await waitFor(() => !processAlive(pids.pid) && !processAlive(pids.child_pid), 3000);
+      await waitFor(() => worker.running() === 0, 3000);
+      expect(await jobStatus(h(), env, 'f1', 'remote', created.s3_root)).toMatchObject({ status: 'SYNC_FAILED', message: 'Killed: elsewhere' });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('a stopping worker fails its running jobs with "worker stopped"', async () => {
+    const env = await setupJobEnv(h());
+    await linkSlowTap(h(), env, 'stop');
+    const worker = startJobWorker(h().ctx, { envIds: [env.envId] });
+    const created = await runJob(h(), env, 'f1', 'stop');
+    await waitForJob(h(), env, 'f1', 'stop', created.s3_root, (j) => j.status === 'SYNC_STARTED');
+    await worker.stop();
+    expect(await jobStatus(h(), env, 'f1', 'stop', created.s3_root)).toMatchObject({ status: 'SYNC_FAILED', message: WORKER_STOPPED_MESSAGE });
   });
 }, { config: { heartbeatMs: 200, workerLostAfterMs: 1000 } });
