@@ -20,9 +20,9 @@ import { generateMasterKey } from '../src/crypto/secret-box.ts';
 import { createEnvironment, updateEnvironmentSettings } from '../src/environments/service.ts';
 import { transitionJob, type JobStatus } from '../src/jobs/status.ts';
 import { recordEvent } from '../src/webhooks/outbox.ts';
+import { HAPPY_PATH, insertJobRow } from '../src/webhooks/testing/job-row.ts';
 import { startWebhookDelivery } from '../src/webhooks/worker.ts';
 
-const HAPPY_PATH: JobStatus[] = ['JOB_CREATED', 'DISCOVER_STARTED', 'SYNC_STARTED', 'SYNC_SUCCESS', 'ETL_STARTED', 'ETL_SUCCESS', 'EXPORT_STARTED', 'JOB_COMPLETED'];
 const GOAL_ADDED_MEDIAN_MS = 1;
 
 function argValue(name: string): string | undefined {
@@ -71,18 +71,6 @@ async function newEnv(ctx: AppContext, id: string, webhookUrl: string | null): P
   return scope;
 }
 
-async function insertJob(ctx: AppContext, scope: EnvScope, jobId: string): Promise<void> {
-  const now = ctx.now();
-  await ctx.db.kysely.insertInto('jobs').values({
-    job_id: `${scope.envId}-${jobId}`, env_id: scope.envId, flow_id: 'flow', tenant: 'tenant', flow_version: 1, tap: 'tap-sample',
-    connector_id: null, job_type: null, job_name: jobId, status: 'JOB_CREATED', message: null, started_by: 'bench',
-    scheduled_job: 0, schedule_id: null, s3_root: `${scope.envId}/${jobId}`, start_time: now, last_updated: now,
-    finished_at: null, processed_rows: 0, state: null, request_enc: ctx.secrets.sealJson({ request: {} }),
-    export_details: null, sync_type: 'incremental_sync', worker_id: null, heartbeat_at: null, idempotency_key: null,
-    queued_job_id: null, created_at: now,
-  }).execute();
-}
-
 /** The same status change without any outbox involvement (for reference). */
 async function plainUpdate(ctx: AppContext, scope: EnvScope, jobId: string, from: JobStatus, to: JobStatus): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -101,7 +89,7 @@ async function measureStatusChanges(ctx: AppContext, changes: number, receiverUr
   const jobs = Math.ceil((changes + warmup) / (HAPPY_PATH.length - 1));
   let done = 0;
   for (let j = 0; j < jobs; j += 1) {
-    for (const scope of [on, off, plain]) await insertJob(ctx, scope, `job${j}`);
+    for (const scope of [on, off, plain]) await insertJobRow(ctx, scope, `${scope.envId}-job${j}`);
     for (let step = 1; step < HAPPY_PATH.length; step += 1) {
       const [from, to] = [HAPPY_PATH[step - 1], HAPPY_PATH[step]];
       const timed = async (bucket: number[], change: () => Promise<unknown>) => {

@@ -3,6 +3,7 @@
 // sending the first one; a worker in this process then delivers all of them.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, expect, inject, it } from 'vitest';
 import { describeEachStore } from '../../test/harness.ts';
 import { envWithWebhook, range, seqsByJob } from './testing/fixtures.ts';
@@ -54,5 +55,40 @@ describeEachStore('webhook outbox survives SIGKILL', (h) => {
     expect(seqsByJob(r.acknowledged)).toEqual({ crash: range(5) });
     // The killed attempt and its retry carry the same webhook-id, so receivers can drop duplicates.
     expect(r.requests[0].headers['webhook-id']).toBe(r.acknowledged[0].headers['webhook-id']);
+  });
+});
+
+describeEachStore('job lifecycle webhooks survive SIGKILL', (h) => {
+  it('delivers every status change of a job, killed mid-delivery, to its override webhook in order', async () => {
+    let first = true;
+    const r = await startReceiver(() => (first ? ((first = false), 'hang') : 204));
+    try {
+      const env = await h().createEnv('crashjob');
+      const config = h().ctx.config;
+      const secret = 'job-override-secret';
+      const { child, recorded, exited } = runChildUntilRecorded({
+        dataDir: config.dataDir, secretKey: config.secretKey, databaseUrl: config.databaseUrl,
+        pgSchema: h().store === 'postgres' ? inject('pgSchema') : undefined,
+        envId: env.envId, jobId: `job-${env.envId}`, count: 0, leaseMs: 800, job: { url: r.url('/job'), secret },
+      });
+      await recorded;
+      await r.waitFor(() => r.requests.length === 1);
+      child.kill('SIGKILL');
+      await exited;
+      const worker = startWebhookDelivery(h().ctx, { envIds: [env.envId], pollMs: 50 });
+      try {
+        await r.waitFor(() => r.acknowledged.length === 7, 15_000);
+      } finally {
+        await worker.stop();
+      }
+      const events = r.acknowledged.map((q) => {
+        new Webhook(Buffer.from(secret), { format: 'raw' }).verify(q.body, q.headers);
+        return JSON.parse(q.body).data as { job_id: string; status: string; previous_status: string };
+      });
+      expect(events.map((e) => e.status)).toEqual(['DISCOVER_STARTED', 'SYNC_STARTED', 'SYNC_SUCCESS', 'ETL_STARTED', 'ETL_SUCCESS', 'EXPORT_STARTED', 'JOB_COMPLETED']);
+      expect(events[0]).toMatchObject({ job_id: `job-${env.envId}`, previous_status: 'JOB_CREATED' });
+    } finally {
+      await r.close();
+    }
   });
 });
