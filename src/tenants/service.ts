@@ -61,7 +61,7 @@ export async function deleteTenant(ctx: AppContext, scope: TenantScope, opts: De
     return summary;
   });
   // Files of jobs whose rows were already gone (e.g. a crash mid-deletion) live under the same prefix.
-  const leftovers = await jobStorageFor(ctx).deletePrefix(scope.tenant);
+  const leftovers = await jobStorageFor(ctx, scope).deletePrefix(scope.tenant);
   const outcome: DeleteTenantOutcome = {
     status: removed.tenant || removed.links > 0 || jobs.jobs > 0 ? 'deleted' : 'not_found',
     env_id: scope.envId,

@@ -47,7 +47,7 @@ describeEachStore('tenants', (h) => {
     const job = await createJob(h().ctx, scope, 'f1', { tap: 'tap-sample' }, { scheduled: false, startedBy: 'test' });
     await createJob(h().ctx, scope, 'f1', { tap: 'tap-sample', queue_if_active_job: true }, { scheduled: false, startedBy: 'test', overlap: 'queue' });
     if (job.kind !== 'job') throw new Error('expected a job');
-    const storage = jobStorageFor(h().ctx);
+    const storage = jobStorageFor(h().ctx, scope);
     await storage.put(`${job.job.s3_root}/sync-output/contacts.jsonl`, '{}\n');
     await storage.put(`${tenant}/stray/file.txt`, 'x');
     return { env, tenant };
@@ -55,6 +55,8 @@ describeEachStore('tenants', (h) => {
 
   it('deletes every row and file of the tenant, table by table, and nothing of others', async () => {
     const { env, tenant } = await populated();
+    const other = await h().createEnv();
+    await jobStorageFor(h().ctx, systemTenantScope(other.envId, tenant)).put(`${tenant}/keep.txt`, 'same tenant id, other environment');
     const before = await rowsOf(h(), env.envId, tenant);
     expect(before).toEqual({ tenants: 1, links: 4, jobs: 1, queued_jobs: 1, schedules: 1 });
     const res = await h().request({ method: 'DELETE', url: `/tenant/${env.envId}/${tenant}`, key: env.envKey });
@@ -65,8 +67,9 @@ describeEachStore('tenants', (h) => {
     });
     expect(res.json().removed.job_files).toBeGreaterThanOrEqual(2);
     expect(await rowsOf(h(), env.envId, tenant)).toEqual({ tenants: 0, links: 0, jobs: 0, queued_jobs: 0, schedules: 0 });
-    expect(await jobStorageFor(h().ctx).list(tenant)).toEqual([]);
+    expect(await jobStorageFor(h().ctx, systemTenantScope(env.envId, tenant)).list(tenant)).toEqual([]);
     expect((await rowsOf(h(), env.envId, `${tenant}_1`)).links).toBe(1);
+    expect(await jobStorageFor(h().ctx, systemTenantScope(other.envId, tenant)).list(tenant)).toEqual([`${tenant}/keep.txt`]);
   });
 
   it('is idempotent', async () => {
