@@ -14,6 +14,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: DialectName;
+  /** PostgreSQL schema in use (search_path), when not the default. */
+  readonly pgSchema?: string;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ function openPostgres(opts: OpenOptions): Db {
     options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, close: () => kysely.destroy() };
 }
 
 function openSqlite(file: string): Db {
@@ -56,11 +58,17 @@ export function openDatabase(opts: OpenOptions): Db {
   return openSqlite(opts.sqliteFile);
 }
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(db: Db): Migrator {
+  return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => allMigrations(db.dialect) },
+    // Kysely looks its own tables up across schemas unless told which one is ours.
+    ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}),
   });
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -68,10 +76,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 
 /** True when every known migration has been applied (readiness). */
 export async function migrationsApplied(db: Db): Promise<boolean> {
-  const migrator = new Migrator({
-    db: db.kysely,
-    provider: { getMigrations: async () => allMigrations(db.dialect) },
-  });
+  const migrator = migratorFor(db);
   const migrations = await migrator.getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }
