@@ -28,6 +28,18 @@ export function masterKeyText(config: Config): string {
   return key;
 }
 
+/**
+ * Keys left in the data dir by an embedded `tapline secrets rotate` (the one being
+ * rotated to, and the one rotated from): readable so that no crash point loses data.
+ */
+export function embeddedPreviousKeys(config: Config): string[] {
+  if (config.secretKey || config.databaseUrl) return [];
+  return ['secret-key.next', 'secret-key.previous']
+    .map((name) => path.join(config.dataDir, name))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => fs.readFileSync(file, 'utf8').trim());
+}
+
 export function sqliteFileOf(config: Config): string {
   return path.join(config.dataDir, 'tapline.db');
 }
@@ -37,6 +49,7 @@ export async function createContext(config: Config, opts: BootstrapOptions = {})
   const log = opts.logger ?? createLogger(config.logLevel);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileOf(config), pgSchema: opts.pgSchema });
   if (opts.migrate !== false) await migrateToLatest(db);
-  const secrets = createSecretBox(parseMasterKey(masterKeyText(config)), config.previousSecretKeys.map(parseMasterKey));
+  const previous = [...config.previousSecretKeys, ...embeddedPreviousKeys(config)].map(parseMasterKey);
+  const secrets = createSecretBox(parseMasterKey(masterKeyText(config)), previous);
   return { config, db, secrets, log, now: opts.now ?? Date.now };
 }

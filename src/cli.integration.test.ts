@@ -32,3 +32,25 @@ describe('tapline CLI', () => {
     }
   });
 });
+
+describe('tapline secrets rotate (embedded)', () => {
+  it('re-encrypts stored credentials under a new key; everything stays readable', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapline-rotate-'));
+    try {
+      tapline(dataDir, 'env', 'create', 'acme');
+      tapline(dataDir, 'env', 'set', 'acme', '--webhook-secret', 'hook-secret-123');
+      const before = fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8');
+      const result = tapline(dataDir, 'secrets', 'rotate') as { columns: Record<string, { resealed?: number; unreadable?: number }> };
+      expect(result.columns['environments.webhook_secrets_enc']).toMatchObject({ unreadable: 0, resealed: 1 });
+      const after = fs.readFileSync(path.join(dataDir, 'secret-key'), 'utf8');
+      expect(after).not.toBe(before);
+      fs.rmSync(path.join(dataDir, 'secret-key.previous'));
+      const shown = tapline(dataDir, 'env', 'show', 'acme') as { webhook_secret_set: boolean };
+      expect(shown.webhook_secret_set).toBe(true);
+      const again = tapline(dataDir, 'secrets', 'rotate') as { columns: Record<string, { unreadable?: number }> };
+      expect(Object.values(again.columns).every((c) => (c.unreadable ?? 0) === 0)).toBe(true);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

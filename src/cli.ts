@@ -33,7 +33,7 @@ program.command('migrate').description('apply database migrations').action(async
 });
 registerEnvCommands(program, open);
 registerKeyCommands(program, open);
-registerExtraCommands(program, open);
+registerExtraCommands(program, open, config);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

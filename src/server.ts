@@ -7,12 +7,17 @@ import { createContext } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureDemoEnvironment } from './demo.ts';
 import { printStartBanner } from './banner.ts';
+import { applyCatalogFile } from './catalog/file.ts';
+import { parseArgs } from 'node:util';
 
 async function main(): Promise<void> {
+  // `npm start -- --catalog catalog.json`: operators keep catalogs and flows in git.
+  const { values: args } = parseArgs({ options: { catalog: { type: 'string' } } });
   const config = loadConfig();
   const ctx = await createContext(config);
   const operator = await ensureOperatorKey(ctx);
   const demo = config.databaseUrl ? null : await ensureDemoEnvironment(ctx);
+  if (args.catalog) ctx.log.info({ catalog: await applyCatalogFile(ctx, args.catalog) }, 'catalog file applied');
   const app = await buildApp(ctx);
   const stopBackground = config.role === 'api' ? async () => {} : await startBackground(ctx);
   await app.listen({ port: config.port, host: config.host });

@@ -11,7 +11,7 @@ import type { EnvironmentSettings, WebhookSecret } from './store.ts';
 
 const ENV_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 // First path segments of our own routes: an environment with one of these ids could not be addressed.
-const RESERVED_ENV_IDS = new Set(['admin', 'v2', 'tenant', 'tenants', 'healthz', 'readyz', 'docs', 'openapi.json']);
+const RESERVED_ENV_IDS = new Set(['admin', 'v2', 'tenant', 'tenants', 'healthz', 'readyz', 'docs', 'openapi.json', 'entity']);
 
 export interface EnvironmentView extends EnvironmentSettings {
   env_id: string;
