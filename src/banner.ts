@@ -20,11 +20,24 @@ export function printStartBanner(config: Config, operator: OperatorKeyResult, de
       `Created the "${demo.envId}" environment (keys saved to ${config.dataDir}/demo-keys.json):`,
       `  environment key: ${demo.environmentKey}`,
       `  public key:      ${demo.publicKey}`,
-      'Try it:',
-      `  curl -s -H 'x-api-key: ${demo.environmentKey}' ${base}/${demo.envId}/flows/supported`,
+      'Try it: list the flows, link the sample source for tenant "acme", run a job, read its status:',
+      ...demoCurlLines(base, demo, config.dataDir),
     );
   } else if (!config.databaseUrl) {
     lines.push(`Demo keys: ${config.dataDir}/demo-keys.json`);
   }
   console.log(lines.join('\n'));
+}
+
+export function demoCurlLines(base: string, demo: DemoSetup, dataDir: string): string[] {
+  const key = `-H 'x-api-key: ${demo.environmentKey}'`;
+  const json = `${key} -H 'content-type: application/json'`;
+  const flow = `${base}/${demo.envId}/demo-v1/acme`;
+  return [
+    `  curl -s ${key} ${base}/${demo.envId}/flows/supported`,
+    `  curl -s ${json} -X POST ${flow}/linkedSources -d '{"source":{"tap":"tap-sample","config":{"api_key":"demo"}}}'`,
+    `  curl -s ${json} -X POST ${flow}/jobs -d '{"tap":"tap-sample"}'`,
+    `  curl -s ${key} ${flow}/jobs/latest`,
+    `  ls ${dataDir}/exports/${demo.envId}/demo-v1/acme   # the exported JSON Lines files`,
+  ];
 }

@@ -260,12 +260,12 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
   });
 
   // Known gaps (docs/widget-compat.md). Each asserts what the widget needs.
-  it.fails('GAP-0: a v1 source flow has no truthy `type` (the widget takes such flows for target flows)', async () => {
+  it('a v1 source flow has no truthy `type` (the widget takes such flows for target flows)', async () => {
     const flows: Json[] = await w.ok('GET', 'env', 'flows/supported');
     for (const flow of flows) expect(flow.type ?? null, flow.id).toBeFalsy();
   });
 
-  it.fails('GAP-1: GET /entity/{env}/{tenant}/linked?entity= (called before every link) answers an array', async () => {
+  it('GET /entity/{env}/{tenant}/linked?entity= (called before every link) answers an array', async () => {
     expect(await w.ok('GET', 'plain', `entity/${env.envId}/${T}/linked?entity=tap-sample`)).toEqual(expect.any(Array));
   });
 
@@ -274,7 +274,7 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
     expect(await w.ok('GET', 'env', `crm/${T}/linkedSources/discover?tap_name=tap-sample`)).toEqual(expect.any(Object));
   });
 
-  it.fails('GAP-3: the default embed (no jwtToken) lists links with config=true', async () => {
+  it('the default embed (no jwtToken) lists links with config=true', async () => {
     expect(await w.ok('GET', 'env', `crm/other-tenant/linkedSources?config=true&login_state=true`)).toEqual([]);
   });
 

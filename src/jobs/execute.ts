@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import { clearSourceState, commitSourceState, resolveJobPlan } from '../links/job-plan.ts';
 import { StageError } from '../runner/index.ts';
 import type { JobStorage } from '../storage/types.ts';
-import { jobInputs, stateToCommit } from './job-inputs.ts';
+import { withDefaultExportFolder, jobInputs, stateToCommit } from './job-inputs.ts';
 import { discoverAndSync, etl, ExportFailed, exportStage, type JobRun } from './job-stages.ts';
 import { JOB_LOG_FILE, openJobLog, type JobLog } from './logs.ts';
 import { makeRedactor, secretStrings, type Redactor } from './redact.ts';
@@ -66,7 +66,7 @@ export async function executeJob(ctx: AppContext, row: JobRow, signal: AbortSign
     log = openJobLog(join(dir, JOB_LOG_FILE), (text) => redact(text), ctx.now);
     log.line(`job ${row.job_id}: ${ticket.tap} in flow ${row.flow_id} for tenant ${row.tenant}`);
     const plan = await resolveJobPlan(ctx, scope, row.flow_id, selectionOf(ticket));
-    const inputs = jobInputs(plan, ticket);
+    const inputs = withDefaultExportFolder(plan, jobInputs(plan, ticket), join(ctx.config.dataDir, 'exports'), [row.env_id, row.flow_id, row.tenant]);
     redact = makeRedactor(secretStrings(plan.source.config, plan.target?.config, inputs.sourceConfig, inputs.targetConfig,
       ticket.request.environment_variables));
     await runStages({ ctx, scope, row, ticket, plan, inputs, storage, dir, log, tracker, signal });

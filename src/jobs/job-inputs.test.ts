@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobPlan } from '../links/job-plan.ts';
-import { jobInputs, stateToCommit } from './job-inputs.ts';
+import { jobInputs, stateToCommit, withDefaultExportFolder } from './job-inputs.ts';
 import type { JobTicket, RunJobRequest } from './request.ts';
 
 const STORED = { bookmarks: { contacts: { updated_at: '2024-01-01T00:00:05Z' } } };
@@ -22,6 +22,16 @@ function ticket(request: RunJobRequest, extra: Partial<JobTicket> = {}): JobTick
 }
 
 describe('job inputs', () => {
+  it('gives the built-in target-jsonl a per-tenant export folder when the flow names none', () => {
+    const bare = plan({ target: { name: 'target-jsonl', run: { builtin: 'target-jsonl' }, config: {} } });
+    const inputs = withDefaultExportFolder(bare, jobInputs(bare, ticket({})), '/data/exports', ['env', 'flow', 'acme']);
+    expect(inputs.targetConfig).toEqual({ destination_path: '/data/exports/env/flow/acme' });
+    const configured = withDefaultExportFolder(plan(), jobInputs(plan(), ticket({})), '/data/exports', ['env', 'flow', 'acme']);
+    expect(configured.targetConfig).toEqual({ destination_path: '/out' });
+    const other = plan({ target: { name: 't', run: { command: 'target-x' }, config: {} } });
+    expect(withDefaultExportFolder(other, jobInputs(other, ticket({})), '/d', ['e', 'f', 't']).targetConfig).toEqual({});
+  });
+
   it('uses the stored config, state and catalog by default', () => {
     const inputs = jobInputs(plan(), ticket({}));
     expect(inputs).toEqual({

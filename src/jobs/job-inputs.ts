@@ -22,6 +22,17 @@ function isObj(value: unknown): value is Obj {
 }
 
 /**
+ * The built-in target-jsonl needs a folder. When the flow gives none (the demo flows),
+ * each tenant's exports go to `<data dir>/exports/<env>/<flow>/<tenant>`, one folder per
+ * tenant so tenants' files never mix.
+ */
+export function withDefaultExportFolder(plan: JobPlan, inputs: JobInputs, exportsRoot: string, ticketPath: string[]): JobInputs {
+  const run = plan.target?.run as { builtin?: string } | undefined;
+  if (!inputs.targetConfig || run?.builtin !== 'target-jsonl' || inputs.targetConfig.destination_path) return inputs;
+  return { ...inputs, targetConfig: { ...inputs.targetConfig, destination_path: [exportsRoot, ...ticketPath].join('/') } };
+}
+
+/**
  * Overrides apply to this job only. `override_connector_config` is the tenant
  * connector's side: the source of a v2 read job, the target of a v2 write job.
  * `override_start_date`/`override_end_date` replace the source config's
