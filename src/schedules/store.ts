@@ -1,7 +1,8 @@
 // Schedule rows. Every function takes a TenantScope or EnvScope and filters by it,
 // except the scheduler's due scan and claim (marked "system"), which by nature look
 // across environments and touch rows by id only.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DialectName } from '../db/connect.ts';
 import type { EnvScope, TenantScope } from '../auth/scope.ts';
 import type { Database, SchedulesTable } from '../db/types.ts';
 
@@ -111,25 +112,69 @@ export async function earliestNextRun(db: Queryable, envIds?: readonly string[])
   return row?.next_run_at ?? null;
 }
 
-/**
- * Compare-and-set claim of one due time: only the caller whose update changes the row
- * (next_run_at still equal to `due`, still enabled) may dispatch it. Exactly once across
- * any number of processes sharing the database.
- */
-export async function claimDue(db: Queryable, id: string, due: number, next: number | null, now: number): Promise<boolean> {
-  const result = await db.updateTable('schedules')
-    .set({ next_run_at: next, last_run_at: due, updated_at: now })
-    .where('id', '=', id).where('next_run_at', '=', due).where('state', '=', 'ENABLED')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export interface Claim {
+  id: string;
+  /** The next_run_at the claimer read: the due time it claims. */
+  due: number;
+  /** The next_run_at to store. */
+  next: number | null;
 }
 
-/** What became of a claimed run: the job it created, or one more skipped run. */
-export async function recordOutcome(db: Queryable, id: string, outcome: { jobId?: string; skipped?: boolean }): Promise<void> {
-  if (outcome.jobId !== undefined) {
-    await db.updateTable('schedules').set({ last_job_id: outcome.jobId }).where('id', '=', id).execute();
-  } else if (outcome.skipped) {
-    await db.updateTable('schedules').set((eb) => ({ skipped_runs: eb('skipped_runs', '+', 1) })).where('id', '=', id).execute();
+/**
+ * Compare-and-set claims: a row is claimed only if next_run_at still equals the due
+ * time read and it is still enabled, in the same statement that advances next_run_at.
+ * Only the process whose update changed the row dispatches it, so each due time runs
+ * once across any number of processes. Returns the ids claimed.
+ *
+ * SQLite: one statement per batch (the database lock serialises writers; one prepared
+ * statement instead of thousands keeps native memory flat). PostgreSQL: one autocommit
+ * statement per row, so concurrent claimers never hold several row locks (no deadlocks).
+ */
+export async function claimDue(db: Queryable, dialect: DialectName, claims: Claim[], now: number): Promise<Set<string>> {
+  if (dialect === 'postgres') return claimEach(db, claims, now);
+  const claimed = new Set<string>();
+  for (const chunk of chunks(claims)) {
+    const values = sql.join(chunk.map((c) => sql`(${c.id}, ${c.due}, ${c.next})`));
+    const result = await sql<{ id: string }>`
+      UPDATE schedules SET next_run_at = v.nxt, last_run_at = v.due, updated_at = ${now}
+      FROM (SELECT column1 AS sid, column2 AS due, column3 AS nxt FROM (VALUES ${values})) AS v
+      WHERE schedules.id = v.sid AND schedules.next_run_at = v.due AND schedules.state = 'ENABLED'
+      RETURNING id`.execute(db);
+    for (const row of result.rows) claimed.add(row.id);
+  }
+  return claimed;
+}
+
+/** Fixed-size pieces, so batch statements repeat the same SQL text (cacheable, bounded size). */
+const CHUNK = 100;
+function chunks<T>(items: T[]): T[][] {
+  const pieces: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) pieces.push(items.slice(i, i + CHUNK));
+  return pieces;
+}
+
+async function claimEach(db: Queryable, claims: Claim[], now: number): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  for (const claim of claims) {
+    const result = await db.updateTable('schedules')
+      .set({ next_run_at: claim.next, last_run_at: claim.due, updated_at: now })
+      .where('id', '=', claim.id).where('next_run_at', '=', claim.due).where('state', '=', 'ENABLED')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) claimed.add(claim.id);
+  }
+  return claimed;
+}
+
+/** What became of a batch of claimed runs: the jobs they created, and the runs skipped. */
+export async function recordOutcomes(db: Queryable, jobIds: Map<string, string>, skipped: string[]): Promise<void> {
+  for (const chunk of chunks([...jobIds])) {
+    const cases = sql.join(chunk.map(([id, jobId]) => sql`WHEN ${id} THEN ${jobId}`), sql` `);
+    await sql`UPDATE schedules SET last_job_id = CASE id ${cases} ELSE last_job_id END
+      WHERE id IN (${sql.join(chunk.map(([id]) => id))})`.execute(db);
+  }
+  for (const chunk of chunks(skipped)) {
+    await db.updateTable('schedules').set((eb) => ({ skipped_runs: eb('skipped_runs', '+', 1) }))
+      .where('id', 'in', chunk).execute();
   }
 }
 

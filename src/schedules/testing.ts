@@ -73,7 +73,13 @@ export async function isolatedContext(
   const dataDir = share?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tapline-sched-'));
   if (schema !== null && !share) await createPgSchema(base, schema);
   const config = { ...base.config, dataDir };
-  const ctx = await createContext(config, { logger: pino({ level: 'silent' }), now, pgSchema: schema ?? undefined });
+  let ctx: AppContext;
+  try {
+    ctx = await createContext(config, { logger: pino({ level: 'silent' }), now, pgSchema: schema ?? undefined });
+  } catch (error) {
+    if (schema !== null && !share) await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(base.db.kysely);
+    throw error;
+  }
   return {
     ctx, schema, dataDir,
     async close() {
