@@ -57,14 +57,14 @@ describe('embedded quickstart (npm start)', () => {
 
     // The curl lines printed by the banner, in order.
     const headers = { 'x-api-key': keys.environmentKey, 'content-type': 'application/json' };
-    const flows = await (await fetch(`${base}/demo/flows/supported`, { headers: { 'x-api-key': keys.environmentKey } })).json();
+    const flows = await (await fetch(`${base}/demo/flows/supported`, { headers: { "x-api-key": keys.environmentKey } })).json() as Array<{ id: string }>;
     expect(flows.map((f: { id: string }) => f.id)).toEqual(expect.arrayContaining(['demo-v1', 'demo-v2']));
     const link = await fetch(`${base}/demo/demo-v1/acme/linkedSources`, { method: 'POST', headers, body: JSON.stringify({ source: { tap: 'tap-sample', config: { api_key: 'demo' } } }) });
     expect(link.status).toBe(200);
-    const job = await (await fetch(`${base}/demo/demo-v1/acme/jobs`, { method: 'POST', headers, body: JSON.stringify({ tap: 'tap-sample' }) })).json();
+    const job = await (await fetch(`${base}/demo/demo-v1/acme/jobs`, { method: 'POST', headers, body: JSON.stringify({ tap: 'tap-sample' }) })).json() as { status: string; job_id: string };
     expect(job.status).toBe('JOB_CREATED');
     const done = await waitFor('JOB_COMPLETED', async () => {
-      const latest = await (await fetch(`${base}/demo/demo-v1/acme/jobs/latest`, { headers: { 'x-api-key': keys.environmentKey } })).json();
+      const latest = await (await fetch(`${base}/demo/demo-v1/acme/jobs/latest`, { headers: { 'x-api-key': keys.environmentKey } })).json() as { status?: string; message?: string; job_id: string; processed_rows: number };
       if (latest.status?.endsWith('FAILED')) throw new Error(`job failed: ${latest.message}`);
       return latest.status === 'JOB_COMPLETED' ? latest : undefined;
     });
