@@ -9,8 +9,7 @@
 // rate, end to end >= 150,000 records/s, Tapline peak RSS < 200 MB).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runJobEngineOnce } from './lib/job-engine-run.ts';
-import { runPipelineOnce, type PipelineFigures } from './lib/pipeline-run.ts';
+import type { PipelineFigures } from './lib/pipeline-run.ts';
 
 const GOALS = { stageVsBaseline: 0.7, endToEndPerSecond: 150_000, taplineRssMb: 200 };
 
@@ -62,7 +61,10 @@ function goals(all: PipelineFigures[]): string[] {
 
 const one = argValue('--one');
 if (one !== undefined) {
-  const run = process.argv.includes('--direct') ? runPipelineOnce : runJobEngineOnce;
+  // Imported on demand: --direct runs must not carry the app's modules in their RSS.
+  const run = process.argv.includes('--direct')
+    ? (await import('./lib/pipeline-run.ts')).runPipelineOnce
+    : (await import('./lib/job-engine-run.ts')).runJobEngineOnce;
   const figures = await run(Number(one), { keep: process.argv.includes('--keep'), log: (l) => process.stderr.write(`${l}\n`) });
   process.stdout.write(JSON.stringify(figures));
 } else {
