@@ -28,6 +28,11 @@ export interface Config {
   readonly schedulerTickMs: number;
   readonly webhookAllowPrivate: boolean;
   readonly webhookTimeoutMs: number;
+  readonly webhookConcurrency: number;
+  readonly webhookRetryBaseMs: number;
+  readonly webhookRetryMaxMs: number;
+  readonly webhookRetryWindowMs: number;
+  readonly webhookRetentionDays: number;
   readonly jwtClockSkewSeconds: number;
   /** The only variables of ours a connector process inherits (plus its job's own). */
   readonly connectorBaseEnv: Readonly<Record<string, string>>;
@@ -142,6 +147,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     schedulerTickMs: r.int('TAPLINE_SCHEDULER_TICK_MS', 1000, 50, 60_000),
     webhookAllowPrivate: r.bool('TAPLINE_WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: r.int('TAPLINE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookConcurrency: r.int('TAPLINE_WEBHOOK_CONCURRENCY', 16, 1, 1000),
+    webhookRetryBaseMs: r.int('TAPLINE_WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3600_000),
+    webhookRetryMaxMs: r.int('TAPLINE_WEBHOOK_RETRY_MAX_MS', 2 * 3600_000, 10, 24 * 3600_000),
+    webhookRetryWindowMs: r.int('TAPLINE_WEBHOOK_RETRY_WINDOW_MS', 24 * 3600_000, 1000, 7 * 24 * 3600_000),
+    webhookRetentionDays: r.int('TAPLINE_WEBHOOK_RETENTION_DAYS', 14, 0, 3650),
     jwtClockSkewSeconds: r.int('TAPLINE_JWT_CLOCK_SKEW_SECONDS', 30, 0, 600),
     connectorBaseEnv: connectorBaseEnv(env),
     ...overrides,

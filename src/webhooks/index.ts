@@ -6,6 +6,11 @@ import { startWebhookDelivery } from './worker.ts';
 export { webhookRoutes } from './routes.ts';
 
 backgroundStarters.push(async (ctx) => {
-  const delivery = startWebhookDelivery(ctx);
+  const c = ctx.config;
+  const delivery = startWebhookDelivery(ctx, {
+    concurrency: c.webhookConcurrency,
+    retry: { baseDelayMs: c.webhookRetryBaseMs, maxDelayMs: c.webhookRetryMaxMs, windowMs: c.webhookRetryWindowMs },
+    retentionMs: c.webhookRetentionDays * 24 * 3600_000,
+  });
   return { name: 'webhook-delivery', stop: () => delivery.stop() };
 });
