@@ -130,7 +130,7 @@ describeEachStore('schedules API', (h) => {
     expect((await h().request({ method: 'DELETE', url: url('nobody'), key: env.envKey })).statusCode).toBe(404);
   });
 
-  it('lets a viewer-less public key read but requires a key', async () => {
+  it('requires an API key', async () => {
     expect((await h().request({ method: 'GET', url: url() })).statusCode).toBe(401);
   });
 }, { now: clock.now });

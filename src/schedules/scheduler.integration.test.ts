@@ -134,6 +134,18 @@ describeEachStore('scheduler', (h) => {
     return fired;
   }
 
+  it.each([
+    ['30 */20 * * * *', ['10:20:30', '10:40:30', '11:00:30']],
+    ['cron(0/15 * ? * * *)', ['10:15:00', '10:30:00', '10:45:00']],
+    ['@hourly', ['11:00:00', '12:00:00', '13:00:00']],
+    ['rate(25 minutes)', ['10:30:00', '10:55:00', '11:20:00']], // anchored to the Unix epoch
+  ])('fires %s at its due times', async (expression, times) => {
+    clock.set(Date.UTC(2026, 0, 5, 10, 5));
+    const view = await put({ schedule_expression: expression });
+    expect(await fireTimes(view.id, 3, 'UTC')).toEqual(times.map((t) => `2026-01-05 ${t.slice(0, 5)} UTC`));
+    expect(runs.map((r) => new Date(r.origin.dueAt).toISOString().slice(11, 19))).toEqual(times);
+  });
+
   it('DST New York: spring-forward 02:30 runs at 03:00 EDT; fall-back 01:30 runs once', async () => {
     clock.set(Date.UTC(2026, 2, 6, 12));
     const spring = await put({ schedule_expression: '30 2 * * *', timezone: 'America/New_York' });
