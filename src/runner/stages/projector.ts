@@ -9,6 +9,7 @@ const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4
 const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
 const VALUE = `(${STRING}|${NUMBER}|true|false|null)`;
 const MAX_TEMPLATE_KEYS = 200;
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 
 interface Template {
   pattern: RegExp;
@@ -20,7 +21,10 @@ interface Template {
 export class Projector {
   private readonly selected: readonly string[];
   private template: Template | undefined;
+  /** Consecutive lines the template did not match. */
   private misses = 0;
+  /** Lines parsed without a template (nested records): learning is retried now and then. */
+  private untemplated = 0;
 
   constructor(selected: readonly string[]) {
     this.selected = selected;
@@ -32,6 +36,7 @@ export class Projector {
     if (template !== undefined) {
       const m = template.pattern.exec(line);
       if (m !== null) {
+        this.misses = 0;
         let out = template.heads.length === 0 ? '{' : '';
         for (let i = 0; i < template.groups.length; i++) out += template.heads[i] + m[template.groups[i]];
         return `${out}}`;
@@ -46,8 +51,10 @@ export class Projector {
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
       throw new Error(`${stream} line ${lineNumber}: not a JSON object`);
     }
-    // Learn the layout from the first record, and again if the layout changed.
-    if (template === undefined || ++this.misses > 3) {
+    // Learn the layout from the first record, again when it changed (several misses
+    // in a row), and every 1024 lines while records are not flat.
+    const relearn = template === undefined ? this.untemplated++ % 1024 === 0 : ++this.misses > 3;
+    if (relearn) {
       this.template = compileTemplate(record as Record<string, unknown>, this.selected);
       this.misses = 0;
     }
@@ -57,7 +64,8 @@ export class Projector {
 
 function compileTemplate(record: Record<string, unknown>, selected: readonly string[]): Template | undefined {
   const keys = Object.keys(record);
-  if (keys.length > MAX_TEMPLATE_KEYS || keys.some((k) => record[k] !== null && typeof record[k] === 'object')) return undefined;
+  // Nested values, or integer-like keys (Object.keys lists those first, not in text order): no template.
+  if (keys.length > MAX_TEMPLATE_KEYS || keys.some((k) => (record[k] !== null && typeof record[k] === 'object') || INDEX_KEY.test(k))) return undefined;
   const body = keys.map((k) => `${escapeRegExp(JSON.stringify(k))}:${VALUE}`).join(',');
   const groups: number[] = [];
   const heads: string[] = [];
