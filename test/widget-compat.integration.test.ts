@@ -118,8 +118,8 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
   beforeAll(async () => {
     env = await h().createEnv('widget');
     const admin = (method: 'PATCH' | 'PUT', url: string, body: unknown) => h().request({ method, url, key: env.envKey, body });
-    const prefs = { jobsEnabled: true, writeJobsEnabled: true, fullSyncJobs: true, fieldMapsEnabled: true, scheduleEnabled: true, jobHistoryEnabled: true };
-    expect((await admin('PATCH', `/admin/environments/${env.envId}`, { cors_origins: [ORIGIN], preferences: prefs })).statusCode).toBe(200);
+    // No preferences stored: the widget's feature flags default to true (GAP-5).
+    expect((await admin('PATCH', `/admin/environments/${env.envId}`, { cors_origins: [ORIGIN] })).statusCode).toBe(200);
     const catalog = await admin('PUT', `/admin/environments/${env.envId}/catalog`, catalogDocument(path.join(h().dataDir, 'out')));
     expect(catalog.statusCode, catalog.body).toBe(200);
     const address = await h().app.listen({ port: 0, host: '127.0.0.1' });
@@ -135,7 +135,7 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
   it('mount: preferences, supported flows, and what every flow offers', async () => {
     const prefs = await w.ok('GET', 'env', 'preferences');
     expect(prefs.uiPreferences).toMatchObject({ primaryColor: expect.any(String) });
-    expect(prefs).toMatchObject({ jobsEnabled: true, scheduleEnabled: true, fieldMapsEnabled: true, fullSyncJobs: true, jobHistoryEnabled: true });
+    expect(prefs).toMatchObject({ jobsEnabled: true, writeJobsEnabled: true, scheduleEnabled: true, fieldMapsEnabled: true, fullSyncJobs: true, jobHistoryEnabled: true });
     const flows: Json[] = await w.ok('GET', 'env', 'flows/supported');
     expect(flows.map((f) => f.id).sort()).toEqual(['crm', 'crm2']);
     for (const flow of flows) expect(flow).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String) });

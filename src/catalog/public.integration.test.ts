@@ -68,13 +68,15 @@ describeEachStore('catalog: public reads', (h) => {
     expect(unknown.statusCode).toBe(404);
   });
 
-  it('answers preferences with a default primary color, and keeps set ones', async () => {
+  it('answers preferences with a default primary color and widget feature flags, and keeps set ones', async () => {
     const env = await envWithCatalog(h());
+    const flags = { jobsEnabled: true, writeJobsEnabled: true, fullSyncJobs: true, fieldMapsEnabled: true, scheduleEnabled: true, jobHistoryEnabled: true };
     const first = await h().request({ method: 'GET', url: `/${env.envId}/preferences`, key: env.publicKey });
-    expect(first.json()).toEqual({ uiPreferences: { primaryColor: '#1e88e5' } });
-    await h().request({ method: 'PATCH', url: `/admin/environments/${env.envId}`, key: env.envKey, body: { preferences: { uiPreferences: { fontFamily: 'Inter' }, logo: 'x.png' } } });
+    expect(first.json()).toEqual({ ...flags, uiPreferences: { primaryColor: '#1e88e5' } });
+    const set = { uiPreferences: { fontFamily: 'Inter' }, logo: 'x.png', scheduleEnabled: false, jobsEnabled: null };
+    await h().request({ method: 'PATCH', url: `/admin/environments/${env.envId}`, key: env.envKey, body: { preferences: set } });
     const second = await h().request({ method: 'GET', url: `/${env.envId}/preferences`, key: env.publicKey });
-    expect(second.json()).toEqual({ logo: 'x.png', uiPreferences: { fontFamily: 'Inter', primaryColor: '#1e88e5' } });
+    expect(second.json()).toEqual({ ...flags, scheduleEnabled: false, logo: 'x.png', uiPreferences: { fontFamily: 'Inter', primaryColor: '#1e88e5' } });
   });
 
   it('refuses another environment\'s key', async () => {

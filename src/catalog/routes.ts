@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { envScope, tenantScope } from '../auth/plugin.ts';
 import type { AppContext } from '../context.ts';
 import { linkedFlowIds } from '../links/store.ts';
-import { preferencesOf } from './preferences.ts';
+import { widgetPreferencesOf } from './preferences.ts';
 import * as S from './schemas.ts';
 import * as service from './service.ts';
 import { publicFlow } from './views.ts';
@@ -69,8 +69,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.get('/:env_id/preferences', {
     config: { auth: 'catalog:read' },
     schema: {
-      tags, summary: 'Widget preferences of the environment (uiPreferences.primaryColor defaults to #1e88e5)', params: S.EnvParams,
+      tags, summary: 'Widget preferences of the environment (uiPreferences.primaryColor defaults to #1e88e5; widget feature flags default to true)', params: S.EnvParams,
       response: { 200: Type.Record(Type.String(), Type.Unknown()) },
     },
-  }, async (req) => preferencesOf(ctx, envScope(req)));
+  }, async (req) => widgetPreferencesOf(ctx, envScope(req)));
 };
