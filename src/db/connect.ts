@@ -41,6 +41,26 @@ function openPostgres(opts: OpenOptions): Db {
   return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, close: () => kysely.destroy() };
 }
 
+/**
+ * Kysely prepares a statement per query; better-sqlite3 frees one only on a full GC,
+ * so long-running loops (scheduler, workers) grew by hundreds of MB. Reuse prepared
+ * statements by SQL text (bounded); a statement busy in an iterator is not shared.
+ */
+function cacheStatements(database: SQLite.Database, max = 2000): void {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, SQLite.Statement>();
+  database.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    if (!cached) {
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof database.prepare;
+}
+
 function openSqlite(file: string): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
@@ -48,6 +68,7 @@ function openSqlite(file: string): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  cacheStatements(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
@@ -62,6 +83,9 @@ function migratorFor(db: Db): Migrator {
   return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => allMigrations(db.dialect) },
+    // Domains number their migrations in blocks (010 links, 020 jobs, …), so a newer
+    // block may sort before an applied one.
+    allowUnorderedMigrations: true,
     // Kysely looks its own tables up across schemas unless told which one is ours.
     ...(db.pgSchema ? { migrationTableSchema: db.pgSchema } : {}),
   });

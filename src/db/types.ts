@@ -143,6 +143,8 @@ export interface SchedulesTable {
   last_run_at: number | null;
   last_job_id: string | null;
   skipped_runs: number;
+  /** 1 when the row is a copy of the flow's `default` tenant schedule (cascade). */
+  inherited: number;
   created_at: number;
   updated_at: number;
 }

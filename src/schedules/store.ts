@@ -7,13 +7,6 @@ import type { EnvScope, TenantScope } from '../auth/scope.ts';
 import type { Database, SchedulesTable } from '../db/types.ts';
 
 // Column added by migration 030_schedule_inherited (kept here until the lead folds it into types.ts).
-declare module '../db/types.ts' {
-  interface SchedulesTable {
-    /** 1 when the row is a copy of the flow's `default` tenant schedule (cascade). */
-    inherited: number;
-  }
-}
-
 export type Queryable = Kysely<Database>;
 export type ScheduleRow = Selectable<SchedulesTable>;
 export type JobType = 'read' | 'write';
