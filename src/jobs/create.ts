@@ -8,6 +8,7 @@ import { BadRequestError, ConflictError } from '../errors.ts';
 import { resolveJobPlan, type JobPlan } from '../links/job-plan.ts';
 import { connectorEnv } from '../runner/index.ts';
 import { jobRoot } from '../storage/job-root.ts';
+import { assertWebhookSecret, assertWebhookUrlAllowed } from '../webhooks/validate.ts';
 import { inTransaction, recordStatusEvent } from './events.ts';
 import { findIdempotent, type CreateJobOutcome } from './idempotency.ts';
 import { notifyJobsReady } from './notify.ts';
@@ -36,6 +37,14 @@ function checkRequest(request: RunJobRequest): void {
   } catch (error) {
     throw new BadRequestError(`environment_variables: ${(error as Error).message}`);
   }
+}
+
+/** A bad override_lifecycle_webhook is a 400 now, not a failed delivery later (also for queued jobs). */
+async function checkLifecycleWebhook(ctx: AppContext, request: RunJobRequest): Promise<void> {
+  const hook = request.override_lifecycle_webhook;
+  if (!hook) return;
+  await assertWebhookUrlAllowed(ctx, hook.url);
+  if (hook.secret !== undefined && hook.secret !== null) assertWebhookSecret(hook.secret);
 }
 
 function compactTime(ms: number): string {
@@ -102,6 +111,7 @@ async function createInLane(ctx: AppContext, scope: TenantScope, ticket: JobTick
 
 export async function createJob(ctx: AppContext, scope: TenantScope, flowId: string, request: RunJobRequest, origin: JobOrigin): Promise<CreateJobOutcome> {
   checkRequest(request);
+  await checkLifecycleWebhook(ctx, request);
   const previous = request.idempotency_key ? await findIdempotent(ctx, scope, flowId, request.idempotency_key) : null;
   if (previous) return previous;
   const plan = await resolveJobPlan(ctx, scope, flowId, {

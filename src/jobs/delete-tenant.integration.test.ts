@@ -45,7 +45,7 @@ describeEachStore('jobs: tenant deletion and lifecycle webhooks', (h) => {
 
   it("sends a job's status events to its override_lifecycle_webhook", async () => {
     await linkSource(h(), env, 'f1', 'hooked', 'tap-sample', { record_count: 1 });
-    const created = await runJob(h(), env, 'f1', 'hooked', { override_lifecycle_webhook: { url: 'https://hooks.example.com/job', secret: 'whsec_x1' } });
+    const created = await runJob(h(), env, 'f1', 'hooked', { override_lifecycle_webhook: { url: 'https://hooks.example.com/job', secret: 'whsec_eDE=' } });
     await waitForJob(h(), env, 'f1', 'hooked', created.s3_root);
     const rows = await h().ctx.db.kysely.selectFrom('webhook_events').select(['url', 'payload', 'secrets_enc'])
       .where('ordering_key', '=', `job:${created.job_id}`).orderBy('id').execute();
@@ -53,7 +53,7 @@ describeEachStore('jobs: tenant deletion and lifecycle webhooks', (h) => {
       'JOB_CREATED', 'DISCOVER_STARTED', 'SYNC_STARTED', 'SYNC_SUCCESS', 'ETL_STARTED', 'ETL_SUCCESS', 'EXPORT_STARTED', 'JOB_COMPLETED',
     ]);
     expect(new Set(rows.map((r) => r.url))).toEqual(new Set(['https://hooks.example.com/job']));
-    expect(rows[0]?.secrets_enc).not.toContain('whsec_x1');
+    expect(rows[0]?.secrets_enc).not.toContain('whsec_eDE=');
     const data = JSON.parse(rows[7]!.payload).data;
     expect(data).toMatchObject({ job_id: created.job_id, status: 'JOB_COMPLETED', previous_status: 'EXPORT_STARTED', processed_rows: 3 });
     expect(data.state).toBeUndefined();

@@ -121,4 +121,21 @@ describeEachStore('jobs: failures, state and overrides', (h) => {
     const v2 = await h().request({ method: 'POST', url: `/v2/${env.envId}/f1/b1/jobs`, key: env.envKey, body: { connector_id: 'x', job_type: 'read' } });
     expect(v2.statusCode).toBe(400);
   });
+
+  it('refuses a bad override_lifecycle_webhook (URL or secret) for run and queued jobs', async () => {
+    await linkSource(h(), env, 'f1', 'hook', 'tap-sample');
+    const run = (hook: unknown, extra: Record<string, unknown> = {}) =>
+      h().request({ method: 'POST', url: env.url('f1', 'hook'), key: env.envKey, body: { override_lifecycle_webhook: hook, ...extra } });
+    for (const hook of [{ url: 'ftp://hooks.example.com/x' }, { url: 'https://user:pw@hooks.example.com/x' }, { url: 'not a url' },
+      { url: 'https://hooks.example.com/x', secret: 'whsec_***' }, { url: 'https://hooks.example.com/x', secret: '' }]) {
+      const answer = await run(hook);
+      expect(answer.statusCode, JSON.stringify(hook)).toBe(400);
+      expect(answer.json().Message).toMatch(/Webhook (URL refused|secret)/);
+      expect((await run(hook, { queue_if_active_job: true })).statusCode).toBe(400);
+    }
+    const jobs = await h().request({ method: 'GET', url: env.url('f1', 'hook'), key: env.envKey });
+    expect(jobs.json()).toEqual([]);
+    const good = await runJob(h(), env, 'f1', 'hook', { override_lifecycle_webhook: { url: 'https://hooks.example.com/x', secret: 'whsec_MTIzNDU2Nzg5MGFiY2RlZg==' } });
+    await waitForJob(h(), env, 'f1', 'hook', good.s3_root);
+  });
 });

@@ -70,7 +70,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.get(`${base}/latest`, {
     config: { auth: 'tenant:read' },
     schema: { tags, summary: 'The latest job of a tenant (Tapline extension)', params: S.TenantParams, querystring: S.LatestQuery },
-  }, async (req) => service.latestJob(ctx, tenantScope(req), req.params.flow_id, req.query.job_type));
+  }, async (req) => service.latestJob(ctx, tenantScope(req), req.params.flow_id, req.query));
 
   app.get(`${base}/:job_id/logs`, {
     config: { auth: 'tenant:read' },

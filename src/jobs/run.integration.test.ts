@@ -109,6 +109,24 @@ describeEachStore('jobs: a real Singer job end to end', (h) => {
     expect(readJsonl(path.join(env.out, 'py', 'items.jsonl'))).toHaveLength(4);
   });
 
+  it('entity_id filters the job listing and the latest job by link (tap)', async () => {
+    await linkSource(h(), env, 'f1', 'two', 'tap-python', { record_count: 1 });
+    await linkSource(h(), env, 'f1', 'two', 'tap-sample', { record_count: 1 });
+    const py = await runJob(h(), env, 'f1', 'two', { tap: 'tap-python', override_target_config: { destination_path: path.join(env.out, 'two') } });
+    await waitForJob(h(), env, 'f1', 'two', py.s3_root);
+    const sample = await runJob(h(), env, 'f1', 'two', { tap: 'tap-sample', override_target_config: { destination_path: path.join(env.out, 'two') } });
+    await waitForJob(h(), env, 'f1', 'two', sample.s3_root);
+    const get = async (suffix: string) => (await h().request({ method: 'GET', url: env.url('f1', 'two', suffix), key: env.envKey }));
+    expect((await get('?entity_id=tap-python&entity_type=source')).json().map((j: any) => j.job_id)).toEqual([py.job_id]);
+    expect((await get('?entity_id=tap-sample&entity_type=source')).json().map((j: any) => j.job_id)).toEqual([sample.job_id]);
+    expect((await get('')).json().map((j: any) => j.job_id)).toEqual([sample.job_id, py.job_id]);
+    expect((await get('/latest?entity_id=tap-python&entity_type=source')).json()).toMatchObject({ job_id: py.job_id, tap: 'tap-python' });
+    expect((await get('/latest?')).json()).toMatchObject({ job_id: sample.job_id });
+    const none = await get('/latest?entity_id=tap-echo&entity_type=source');
+    expect(none.statusCode).toBe(404);
+    expect(none.json().Message).toContain('"tap-echo"');
+  });
+
   it('skips the export without an export side: the ETL output stays in job storage', async () => {
     await linkSource(h(), env, 'noexport', 'acme', 'tap-sample', { record_count: 3, streams: ['companies'] });
     const created = await runJob(h(), env, 'noexport', 'acme');

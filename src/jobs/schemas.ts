@@ -45,6 +45,12 @@ export const RunJobV2Body = Type.Object({
   ...commonRunMembers,
 });
 
+/** Sent by the hotglue widget (GAP-9): only jobs of that link. */
+const entityFilter = {
+  entity_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only jobs of this linked source (tap) or connector id' })),
+  entity_type: Type.Optional(Type.String({ maxLength: 32, description: 'source | connector (accepted; the jobs of a link are those of its tap or connector id)' })),
+};
+
 export const ListJobsQuery = Type.Object({
   count: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   page: Type.Integer({ minimum: 1, default: 1 }),
@@ -54,6 +60,7 @@ export const ListJobsQuery = Type.Object({
   to: Type.Optional(DateText),
   include_state: Type.Boolean({ default: false }),
   include_export_details: Type.Boolean({ default: true }),
+  ...entityFilter,
   token: Type.Optional(Type.String()),
 });
 
@@ -64,6 +71,7 @@ export const JobRootQuery = Type.Object({
 
 export const LatestQuery = Type.Object({
   job_type: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('write')])),
+  ...entityFilter,
   token: Type.Optional(Type.String()),
 });
 

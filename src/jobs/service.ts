@@ -25,6 +25,7 @@ export interface ListQuery {
   to?: string;
   include_state?: boolean;
   include_export_details?: boolean;
+  entity_id?: string;
 }
 
 function dateBound(name: string, value: string | undefined, endOfDay: boolean): number | undefined {
@@ -37,7 +38,7 @@ function dateBound(name: string, value: string | undefined, endOfDay: boolean): 
 
 export async function listJobs(ctx: AppContext, scope: TenantScope, flowId: string, query: ListQuery): Promise<Obj[]> {
   const rows = await store.listJobs(ctx.db.kysely, scope, flowId, {
-    count: query.count ?? 5, page: query.page ?? 1, scheduled: query.scheduled, jobType: query.job_type,
+    count: query.count ?? 5, page: query.page ?? 1, scheduled: query.scheduled, jobType: query.job_type, connector: query.entity_id,
     from: dateBound('from', query.from, false), to: dateBound('to', query.to, true),
   });
   const opts = { includeState: query.include_state ?? false, includeExportDetails: query.include_export_details ?? true };
@@ -56,9 +57,12 @@ export async function jobStatus(ctx: AppContext, scope: TenantScope, flowId: str
   throw new NotFoundError(`No job with job_root "${root}" for tenant "${scope.tenant}" in flow "${flowId}"`);
 }
 
-export async function latestJob(ctx: AppContext, scope: TenantScope, flowId: string, jobType?: string): Promise<Obj> {
-  const [row] = await store.listJobs(ctx.db.kysely, scope, flowId, { count: 1, page: 1, jobType });
-  if (!row) throw new NotFoundError(`Tenant "${scope.tenant}" has no job in flow "${flowId}"`);
+export async function latestJob(ctx: AppContext, scope: TenantScope, flowId: string, filter: { job_type?: string; entity_id?: string }): Promise<Obj> {
+  const [row] = await store.listJobs(ctx.db.kysely, scope, flowId, { count: 1, page: 1, jobType: filter.job_type, connector: filter.entity_id });
+  if (!row) {
+    const of = filter.entity_id === undefined ? '' : ` for "${filter.entity_id}"`;
+    throw new NotFoundError(`Tenant "${scope.tenant}" has no job${of} in flow "${flowId}"`);
+  }
   return runJobView(row);
 }
 

@@ -45,6 +45,8 @@ export interface JobFilter {
   page: number;
   scheduled?: boolean;
   jobType?: string;
+  /** Only jobs of this link (tap in v1, connector id in v2). */
+  connector?: string;
   /** Epoch ms bounds on start_time (inclusive from, exclusive to). */
   from?: number;
   to?: number;
@@ -56,6 +58,7 @@ export async function listJobs(db: Db, scope: TenantScope, flowId: string, filte
     .where('env_id', '=', scope.envId).where('flow_id', '=', flowId).where('tenant', '=', scope.tenant);
   if (filter.scheduled !== undefined) query = query.where('scheduled_job', '=', filter.scheduled ? 1 : 0);
   if (filter.jobType !== undefined) query = query.where('job_type', '=', filter.jobType);
+  if (filter.connector !== undefined) query = query.where('connector_id', '=', filter.connector);
   if (filter.from !== undefined) query = query.where('start_time', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('start_time', '<', filter.to);
   return query.orderBy('start_time', 'desc').orderBy('created_at', 'desc').orderBy('job_id', 'desc')
