@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { matchFlatRecord } from './record-fast-path.ts';
 
-const primitive = fc.oneof(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null));
+// -0 is left out: JSON has no negative zero, so it reads back as 0 and toEqual tells them apart.
+const primitive = fc.oneof(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), fc.integer(), fc.boolean(), fc.constant(null));
 const flatRecord = fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }), primitive, { maxKeys: 6 });
 const stream = fc.string({ unit: 'binary', minLength: 1, maxLength: 8 });
 

@@ -2,7 +2,7 @@
 import type { EnvSource } from '../env.ts';
 import { StageError, type StageName } from '../errors.ts';
 import type { ConnectorCommand } from '../resolve-command.ts';
-import type { ExitResult } from '../spawn.ts';
+import { spawnConnector, type ConnectorProcess, type ExitResult } from '../spawn.ts';
 
 export interface ProcessOptions {
   baseEnv: EnvSource;
@@ -53,4 +53,19 @@ export function asStageError(stage: StageName, error: unknown, context: string):
 /** A log sink that prefixes each line with the process it came from. */
 export function prefixed(log: ((line: string) => void) | undefined, prefix: string): ((line: string) => void) | undefined {
   return log === undefined ? undefined : (line) => log(`${prefix}: ${line}`);
+}
+
+/** Starts the stage's connector with the stage's process options and `args` after its own. */
+export function spawnStageConnector(options: ConnectorStageOptions, args: string[], role: 'tap' | 'target'): ConnectorProcess {
+  return spawnConnector({
+    command: options.connector.command,
+    args: [...options.connector.args, ...args],
+    baseEnv: options.baseEnv,
+    envVars: options.envVars,
+    stdin: role === 'target' ? 'pipe' : 'ignore',
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    killGraceMs: options.killGraceMs,
+    onStderrLine: prefixed(options.log, role),
+  });
 }

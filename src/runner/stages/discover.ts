@@ -1,9 +1,8 @@
 // discover: runs `<tap> --config FILE --discover` and returns the catalog it prints.
 import { StageError } from '../errors.ts';
 import { withPrivateDir } from '../private-dir.ts';
-import { spawnConnector } from '../spawn.ts';
 import type { SingerCatalog } from './select-catalog.ts';
-import { checkExit, prefixed, type ConnectorStageOptions } from './common.ts';
+import { checkExit, spawnStageConnector, type ConnectorStageOptions } from './common.ts';
 
 export type DiscoverOptions = ConnectorStageOptions;
 
@@ -12,16 +11,7 @@ const MAX_CATALOG_BYTES = 256 * 1024 * 1024;
 export async function runDiscover(options: DiscoverOptions): Promise<SingerCatalog> {
   return withPrivateDir(async (dir) => {
     const configFile = await dir.writeJson('config.json', options.config);
-    const proc = spawnConnector({
-      command: options.connector.command,
-      args: [...options.connector.args, '--config', configFile, '--discover'],
-      baseEnv: options.baseEnv,
-      envVars: options.envVars,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      killGraceMs: options.killGraceMs,
-      onStderrLine: prefixed(options.log, 'tap'),
-    });
+    const proc = spawnStageConnector(options, ['--config', configFile, '--discover'], 'tap');
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of proc.stdout as AsyncIterable<Buffer>) {

@@ -4,9 +4,8 @@
 import { StageError } from '../errors.ts';
 import { LineSplitter } from '../lines.ts';
 import { withPrivateDir } from '../private-dir.ts';
-import { spawnConnector } from '../spawn.ts';
 import { listStreamFiles, readSchemas } from '../stage-files.ts';
-import { asStageError, checkExit, prefixed, type ConnectorStageOptions } from './common.ts';
+import { asStageError, checkExit, prefixed, spawnStageConnector, type ConnectorStageOptions } from './common.ts';
 import { ExportInputError, feedTarget } from './export-feed.ts';
 
 export interface ExportOptions extends ConnectorStageOptions {
@@ -34,17 +33,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
     throw asStageError('export', error, 'cannot read the export input');
   }
   return withPrivateDir(async (dir) => {
-    const proc = spawnConnector({
-      command: options.connector.command,
-      args: [...options.connector.args, '--config', await dir.writeJson('config.json', options.config)],
-      baseEnv: options.baseEnv,
-      envVars: options.envVars,
-      stdin: 'pipe',
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      killGraceMs: options.killGraceMs,
-      onStderrLine: prefixed(options.log, 'target'),
-    });
+    const proc = spawnStageConnector(options, ['--config', await dir.writeJson('config.json', options.config)], 'target');
     const echo = readEchoedState(proc.stdout, prefixed(options.log, 'target')).catch(() => undefined);
     let fed;
     try {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Projector, pick } from './projector.ts';
 
-const primitive = fc.oneof(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null));
+// -0 is left out: JSON has no negative zero, so it reads back as 0 and toEqual tells them apart.
+const primitive = fc.oneof(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), fc.integer(), fc.boolean(), fc.constant(null));
 const value = fc.oneof(primitive, fc.array(primitive, { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), primitive, { maxKeys: 2 }));
 const key = fc.oneof(fc.constantFrom('id', 'name', 'a.b', '$1', '(x)', '__proto__', '"q"', '\\'), fc.string({ unit: 'binary', maxLength: 4 }));
 

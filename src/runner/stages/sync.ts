@@ -5,8 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { SingerParseError, StageError } from '../errors.ts';
 import { withPrivateDir } from '../private-dir.ts';
 import { SingerParser } from '../singer.ts';
-import { spawnConnector } from '../spawn.ts';
-import { asStageError, checkExit, prefixed, type ConnectorStageOptions } from './common.ts';
+import { asStageError, checkExit, spawnStageConnector, type ConnectorStageOptions } from './common.ts';
 import type { SingerCatalog } from './select-catalog.ts';
 import { SyncSink } from './sync-sink.ts';
 
@@ -31,19 +30,10 @@ export interface SyncResult {
 export async function runSync(options: SyncOptions): Promise<SyncResult> {
   await mkdir(options.outDir, { recursive: true });
   return withPrivateDir(async (dir) => {
-    const args = [...options.connector.args, '--config', await dir.writeJson('config.json', options.config)];
+    const args = ['--config', await dir.writeJson('config.json', options.config)];
     args.push('--catalog', await dir.writeJson('catalog.json', options.catalog));
     if (options.state !== null && options.state !== undefined) args.push('--state', await dir.writeJson('state.json', options.state));
-    const proc = spawnConnector({
-      command: options.connector.command,
-      args,
-      baseEnv: options.baseEnv,
-      envVars: options.envVars,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      killGraceMs: options.killGraceMs,
-      onStderrLine: prefixed(options.log, 'tap'),
-    });
+    const proc = spawnStageConnector(options, args, 'tap');
     const sink = new SyncSink(options.outDir);
     const parser = new SingerParser(sink.onMessage, { onRecordJson: sink.onRecordJson });
     let bytes = 0;
