@@ -8,8 +8,8 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
+import type { Readable } from 'node:stream';
 import { failWith, parseSingerArgs, readJsonObject } from './lib/args.ts';
-import { forEachLine } from './lib/lines.ts';
 
 const NAME = 'target-jsonl';
 const MAX_PENDING_CHARS = 16 * 1024 * 1024;
@@ -23,6 +23,31 @@ interface TargetConfig {
 interface StreamFile {
   fd: number;
   pending: string;
+  /** Matches one compact flat RECORD line of this stream at lastIndex (sticky), or undefined. */
+  fastLine?: RegExp;
+  /** `{"type":"RECORD","stream":"<name>","record":` */
+  head: string;
+}
+
+// Fast path for the usual line, `{"type":"RECORD","stream":"s","record":{flat}}`:
+// a sticky regex per stream takes whole runs of such lines and one replaceAll
+// cuts the records out. The patterns accept only text JSON.parse accepts: they
+// are those of src/runner/record-fast-path.ts with strings in the equivalent
+// "unrolled" form (runs of plain characters match in one native loop);
+// target-jsonl.test.ts checks them against JSON.parse. Nested records, other
+// layouts and escaped stream names go through JSON.parse.
+const PLAIN_CHARS = String.raw`[^"\\\u0000-\u001f]*`;
+const STRING = String.raw`"${PLAIN_CHARS}(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN_CHARS})*"`;
+const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
+const VALUE = `(?:${STRING}|${NUMBER}|true|false|null)`;
+const FLAT_OBJECT = String.raw`\{(?:${STRING}:${VALUE}(?:,${STRING}:${VALUE})*)?\}`;
+const PLAIN_STREAM = /^[^"\\\u0000-\u001f]+$/;
+
+/** Sticky regex matching one compact flat RECORD line of `stream` with its '\n', or undefined. */
+export function fastLinePattern(stream: string): RegExp | undefined {
+  if (!PLAIN_STREAM.test(stream)) return undefined;
+  const name = stream.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+  return new RegExp(String.raw`\{"type":"RECORD","stream":"${name}","record":${FLAT_OBJECT}\}\n`, 'y');
 }
 
 function parseConfig(raw: Record<string, unknown>): TargetConfig {
@@ -70,7 +95,10 @@ function createTarget(config: TargetConfig) {
   let pendingRecords = 0;
   let pendingChars = 0;
   let records = 0;
+  let lineNumber = 0;
   let state: { value: unknown } | undefined;
+  /** Stream of the latest SCHEMA or RECORD: its fast pattern is tried on each line. */
+  let current: StreamFile | undefined;
   const warned = new Set<string>();
 
   function flush(): void {
@@ -84,7 +112,47 @@ function createTarget(config: TargetConfig) {
     state = undefined;
   }
 
-  function onLine(line: string, n: number): void {
+  function addRecords(file: StreamFile, text: string, count: number): void {
+    file.pending += text;
+    pendingChars += text.length;
+    pendingRecords += count;
+    if (pendingRecords >= config.flushEveryRecords || pendingChars >= MAX_PENDING_CHARS) flush();
+  }
+
+  /** Takes the run of fast lines of `file` at `start` (up to the next flush); returns where it ended. */
+  function fastRun(file: StreamFile, fastLine: RegExp, text: string, start: number): number {
+    const room = config.flushEveryRecords - pendingRecords;
+    let count = 0;
+    let end = start;
+    fastLine.lastIndex = start;
+    while (count < room && fastLine.test(text)) {
+      count++;
+      end = fastLine.lastIndex;
+    }
+    if (count === 0) return start;
+    records += count;
+    lineNumber += count;
+    // Lines are head + record + '}\n': drop the first head and the last '}', and
+    // each '}\n' + head in between ('\n' occurs only at line ends).
+    const body = text.slice(start + file.head.length, end - 2);
+    addRecords(file, `${count === 1 ? body : body.replaceAll(`}\n${file.head}`, '\n')}\n`, count);
+    return end;
+  }
+
+  /** Handles the complete lines of `text`; returns the index after the last one. */
+  function onText(text: string): number {
+    let pos = 0;
+    for (;;) {
+      if (current?.fastLine && config.failOnRecord === undefined) pos = fastRun(current, current.fastLine, text, pos);
+      const nl = text.indexOf('\n', pos);
+      if (nl === -1) return pos;
+      onLine(text.slice(pos, nl));
+      pos = nl + 1;
+    }
+  }
+
+  function onLine(line: string): void {
+    const n = ++lineNumber;
     let msg: unknown;
     try {
       msg = JSON.parse(line);
@@ -103,18 +171,18 @@ function createTarget(config: TargetConfig) {
         if (config.failOnRecord !== undefined && records >= config.failOnRecord) {
           throw new Error(`failing on purpose at record ${records} (fail_on_record)`);
         }
-        const text = `${recordText(line, stream, msg)}\n`;
-        file.pending += text;
-        pendingChars += text.length;
-        if (++pendingRecords >= config.flushEveryRecords || pendingChars >= MAX_PENDING_CHARS) flush();
+        current = file;
+        addRecords(file, `${recordText(line, stream, msg)}\n`, 1);
         return;
       }
       case 'SCHEMA':
         if (typeof stream !== 'string' || !isObject(msg.schema)) throw new Error(`line ${n}: SCHEMA needs "stream" and an object "schema"`);
         if (!files.has(stream)) {
           const fd = openSync(path.join(config.destinationPath, streamFileName(stream)), 'a');
-          files.set(stream, { fd, pending: '' });
+          const head = `{"type":"RECORD","stream":${JSON.stringify(stream)},"record":`;
+          files.set(stream, { fd, pending: '', head, fastLine: fastLinePattern(stream) });
         }
+        current = files.get(stream);
         return;
       case 'STATE':
         if (!('value' in msg)) throw new Error(`line ${n}: STATE needs a "value"`);
@@ -136,7 +204,23 @@ function createTarget(config: TargetConfig) {
     process.stderr.write(`${NAME}: wrote ${records} records to ${files.size} stream file(s)\n`);
   }
 
-  return { onLine, finish };
+  return { onText, onLine, finish };
+}
+
+/** Feeds stdin to the target in blocks of whole lines (one await per chunk, never per line). */
+async function readInput(input: Readable, target: ReturnType<typeof createTarget>): Promise<void> {
+  input.setEncoding('utf8');
+  let rest = '';
+  for await (const chunk of input as AsyncIterable<string>) {
+    // A chunk without a newline completes no line: hold it (long lines stay linear).
+    if (chunk.indexOf('\n') === -1) {
+      rest += chunk;
+      continue;
+    }
+    const text = rest === '' ? chunk : rest + chunk;
+    rest = text.slice(target.onText(text));
+  }
+  if (rest !== '') target.onLine(rest);
 }
 
 async function main(): Promise<void> {
@@ -147,8 +231,9 @@ async function main(): Promise<void> {
   }
   if (!args.config) throw new Error('--config is required');
   const target = createTarget(parseConfig(readJsonObject(args.config, 'config')));
-  await forEachLine(process.stdin, target.onLine);
+  await readInput(process.stdin, target);
   target.finish();
 }
 
-main().catch((err) => failWith(NAME, err));
+// Run as a program; importing the module (its test) only defines the exports.
+if (import.meta.main) main().catch((err) => failWith(NAME, err));
