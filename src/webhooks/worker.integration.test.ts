@@ -104,10 +104,10 @@ describeEachStore('webhook delivery worker', (h) => {
     await r.stop();
     worker(envId);
     await recordEvents(h(), envId, range(8).map((seq) => ({ jobId: 'c', seq })));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const rows = await h().ctx.db.kysely.selectFrom('webhook_events').select(['attempts', 'last_error'])
+    const read = () => h().ctx.db.kysely.selectFrom('webhook_events').select(['attempts', 'last_error'])
       .where('env_id', '=', envId).orderBy('id').execute();
-    expect(rows[0].attempts).toBeGreaterThan(1);
+    await expect.poll(async () => (await read())[0]?.attempts ?? 0, { timeout: 5000 }).toBeGreaterThan(1);
+    const rows = await read();
     expect(rows[0].last_error).toMatch(/^connection: /);
     expect(rows.slice(1).every((row) => row.attempts === 0)).toBe(true); // queued behind the first
     await r.restart();
@@ -131,9 +131,10 @@ describeEachStore('webhook delivery worker', (h) => {
     expect(bySeq(1)).toHaveLength(1);
     expect(bySeq(2)[1].at - bySeq(2)[0].at).toBeGreaterThanOrEqual(950);
     expect(seqsByJob(r.acknowledged)).toEqual({ d: [2, 3] });
-    const rows = await h().ctx.db.kysely.selectFrom('webhook_events').select(['status', 'attempts', 'last_status_code'])
+    // The receiver acknowledges before the worker records the outcome: poll for it.
+    const rows = () => h().ctx.db.kysely.selectFrom('webhook_events').select(['status', 'attempts', 'last_status_code'])
       .where('env_id', '=', envId).orderBy('id').execute();
-    expect(rows).toEqual([
+    await expect.poll(rows, { timeout: 5000 }).toEqual([
       { status: 'failed', attempts: 1, last_status_code: 400 },
       { status: 'delivered', attempts: 2, last_status_code: 204 },
       { status: 'delivered', attempts: 1, last_status_code: 204 },
