@@ -74,6 +74,15 @@ export interface LinksTable {
   symlink: string | null;
   created_at: number;
   updated_at: number;
+  /** Latest discovery outside jobs (011_discoveries): DISCOVER_STARTED | DISCOVER_SUCCESS | DISCOVER_FAILED. */
+  discover_status?: string | null;
+  discover_message?: string | null;
+  discover_token?: string | null;
+  discover_started_at?: number | null;
+  discover_finished_at?: number | null;
+  discover_heartbeat_at?: number | null;
+  /** 012_link_flags: 1 while an OAuth reconnect is under way. */
+  is_reconnecting?: number;
 }
 
 export interface JobsTable {
@@ -106,6 +115,8 @@ export interface JobsTable {
   idempotency_key: string | null;
   queued_job_id: number | null;
   created_at: number;
+  /** 020_job_metrics: JSON {stream: records}, moving during the sync. */
+  record_counts?: string | null;
 }
 
 export interface QueuedJobsTable {
