@@ -11,9 +11,13 @@ import {
 import type { JobStorage } from '../storage/types.ts';
 import type { JobInputs } from './job-inputs.ts';
 import type { JobLog } from './logs.ts';
+import { trackSyncProgress } from './progress.ts';
 import type { JobTicket } from './request.ts';
 import type { JobTracker } from './tracker.ts';
 import type { JobRow } from './views.ts';
+
+/** processed_rows moves at least this often during a sync (more often with a shorter heartbeat). */
+const PROGRESS_MAX_INTERVAL_MS = 5000;
 
 export interface JobRun {
   readonly ctx: AppContext;
@@ -75,13 +79,23 @@ export async function discoverAndSync(run: JobRun): Promise<StageOutput & { stat
   await run.tracker.move('SYNC_STARTED');
   await run.storage.put(`${run.row.s3_root}/catalog.json`, JSON.stringify(selected));
   const dir = join(run.dir, 'sync-output');
-  const result = await runSync({
-    ...processOptions(run), connector: resolveCommand(run.plan.source.run), config: run.inputs.sourceConfig,
-    catalog: selected, state: run.inputs.inputState, outDir: dir,
+  const progress = trackSyncProgress({
+    db: run.ctx.db.kysely, scope: run.scope, jobId: run.row.job_id, dir, now: run.ctx.now,
+    intervalMs: Math.min(PROGRESS_MAX_INTERVAL_MS, run.ctx.config.heartbeatMs),
+    onError: (error) => run.ctx.log.warn({ err: error, jobId: run.row.job_id }, 'could not update the progress of a sync'),
   });
+  let result: Awaited<ReturnType<typeof runSync>>;
+  try {
+    result = await runSync({
+      ...processOptions(run), connector: resolveCommand(run.plan.source.run), config: run.inputs.sourceConfig,
+      catalog: selected, state: run.inputs.inputState, outDir: dir,
+    });
+  } finally {
+    await progress.stop();
+  }
   const state = result.state ?? run.inputs.inputState ?? null;
   await run.storage.put(`${run.row.s3_root}/state.json`, JSON.stringify(state ?? {}));
-  await run.tracker.move('SYNC_SUCCESS', { processed_rows: result.recordCount, state });
+  await run.tracker.move('SYNC_SUCCESS', { processed_rows: result.recordCount, record_counts: result.perStream, state });
   return { dir, recordCount: result.recordCount, perStream: result.perStream, state };
 }
 

@@ -19,6 +19,8 @@ export interface JobPatch {
   /** The job's Singer state (JSON-serialised here). */
   state?: unknown;
   export_details?: unknown;
+  /** Records per stream (the event's metrics.recordCount). */
+  record_counts?: Record<string, number>;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function transitionJob(
       ...(patch.processed_rows !== undefined ? { processed_rows: patch.processed_rows } : {}),
       ...(patch.state !== undefined ? { state: patch.state === null ? null : JSON.stringify(patch.state) } : {}),
       ...(patch.export_details !== undefined ? { export_details: JSON.stringify(patch.export_details) } : {}),
+      ...(patch.record_counts !== undefined ? { record_counts: JSON.stringify(patch.record_counts) } : {}),
       ...(isTerminal(to) ? { finished_at: now } : {}),
     }).where('env_id', '=', scope.envId).where('job_id', '=', jobId).where('status', '=', from)
       .returningAll().executeTakeFirst();

@@ -56,9 +56,13 @@ export function listingView(row: JobRow, opts: ListingOptions): Obj {
   return view;
 }
 
-/** Data of a job.status_changed event: the job without its state (never secrets). */
+/** Data of a job.status_changed event: the job without its state (never secrets), plus sync type and records per stream so far. */
 export function eventView(row: JobRow, previousStatus: string | null): Obj {
-  return { ...baseView(row), flow_id: row.flow_id, previous_status: previousStatus, finished_at: iso(row.finished_at) };
+  return {
+    ...baseView(row), flow_id: row.flow_id, previous_status: previousStatus, finished_at: iso(row.finished_at),
+    sync_type: row.sync_type === 'full' ? 'full_sync' : 'incremental_sync',
+    metrics: { recordCount: (parseJson(row.record_counts ?? null) ?? {}) as Record<string, number> },
+  };
 }
 
 const MASK = '********';
