@@ -96,7 +96,10 @@ export async function linkItem(ctx: AppContext, scope: TenantScope, flowId: stri
 }
 
 function blankLink(scope: TenantScope, flowId: string, kind: LinkKind, name: string): LinkRow {
-  return { flowId, tenant: scope.tenant, kind, name, configEnc: null, fieldMap: null, catalog: null, state: null, symlink: null, createdAt: 0, updatedAt: 0 };
+  return {
+    flowId, tenant: scope.tenant, kind, name, configEnc: null, fieldMap: null, catalog: null, state: null, symlink: null,
+    isReconnecting: false, discovery: null, createdAt: 0, updatedAt: 0,
+  };
 }
 
 async function linkSchedule(ctx: AppContext, scope: TenantScope, flowId: string, kind: LinkKind, name: string, schedule: LinkSchedule | undefined) {

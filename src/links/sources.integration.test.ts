@@ -105,6 +105,23 @@ describeEachStore('linked sources (v1)', (h) => {
     expect(read.fieldMap).toBeNull();
   });
 
+  it('takes config.isReconnecting as a link flag, not config; linking again clears it (GAP-7)', async () => {
+    const { env, url } = await linked(sampleLink({}, { record_count: 5 }));
+    const read = async () => (await h().request({ method: 'GET', url: `${url}?config=true`, key: env.envKey })).json()[0];
+    const patch = (config: unknown) => h().request({ method: 'PATCH', url, key: env.envKey, body: { tap: 'tap-sample', config } });
+    const on = await patch({ isReconnecting: true });
+    expect(on.json()).toMatchObject({ updated: ['isReconnecting'], state_cleared: false });
+    const during = await read();
+    expect(during.isReconnecting).toBe(true);
+    expect(during.config).toEqual({ start_date: '2024-01-01T00:00:00Z', api_key: 'sk-live-123', subdomain: 'acme', record_count: 5 });
+    expect((await patch({ isReconnecting: false, record_count: 6 })).json().updated).toEqual(['config', 'isReconnecting']);
+    expect(await read()).toMatchObject({ isReconnecting: false, config: { record_count: 6 } });
+    expect((await read()).config.isReconnecting).toBeUndefined();
+    await patch({ isReconnecting: true });
+    await h().request({ method: 'POST', url, key: env.envKey, body: sampleLink() });
+    expect((await read()).isReconnecting).toBe(false);
+  });
+
   it('rejects bad patches: unknown link, required field deleted, bad field map', async () => {
     const { env, url } = await linked();
     const patch = (body: unknown) => h().request({ method: 'PATCH', url, key: env.envKey, body });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { TenantScope } from '../auth/scope.ts';
 import type { Database, LinksTable } from '../db/types.ts';
 import type { FieldMap } from './field-map.ts';
-import type { LinkKey, LinkKind, LinkRow, StoredCatalog, SymlinkRef } from './types.ts';
+import type { DiscoverStatus, DiscoveryState, LinkKey, LinkKind, LinkRow, StoredCatalog, SymlinkRef } from './types.ts';
 
 type Db = Kysely<Database>;
 
@@ -12,12 +12,25 @@ function parse<T>(text: string | null): T | null {
   return text === null ? null : JSON.parse(text) as T;
 }
 
+function ms(value: number | string | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+function discoveryOf(row: LinksTable): DiscoveryState | null {
+  if (!row.discover_status) return null;
+  return {
+    status: row.discover_status as DiscoverStatus, message: row.discover_message ?? null, token: row.discover_token ?? null,
+    startedAt: ms(row.discover_started_at) ?? 0, finishedAt: ms(row.discover_finished_at), heartbeatAt: ms(row.discover_heartbeat_at),
+  };
+}
+
 function fromRow(row: LinksTable): LinkRow {
   return {
     flowId: row.flow_id, tenant: row.tenant, kind: row.kind as LinkKind, name: row.name,
     configEnc: row.config_enc, fieldMap: parse<FieldMap>(row.field_map), catalog: parse<StoredCatalog>(row.catalog),
     state: parse<unknown>(row.state), symlink: parse<SymlinkRef>(row.symlink),
-    createdAt: row.created_at, updatedAt: row.updated_at,
+    isReconnecting: Number(row.is_reconnecting ?? 0) === 1, discovery: discoveryOf(row),
+    createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
   };
 }
 
@@ -51,9 +64,10 @@ export interface LinkWrite {
   catalog?: StoredCatalog | null;
 }
 
-/** Inserts or replaces a link; returns whether it existed before. */
+/** Inserts or replaces a link (clearing isReconnecting); returns whether it existed before. */
 export async function upsertLink(db: Db, scope: TenantScope, flowId: string, key: LinkKey, write: LinkWrite, now: number): Promise<boolean> {
   const values = {
+    is_reconnecting: 0,
     config_enc: write.configEnc,
     field_map: write.fieldMap === null ? null : JSON.stringify(write.fieldMap),
     state: write.state === null || write.state === undefined ? null : JSON.stringify(write.state),
@@ -77,6 +91,7 @@ export interface LinkPatch {
   fieldMap?: FieldMap | null;
   catalog?: StoredCatalog | null;
   state?: unknown;
+  isReconnecting?: boolean;
 }
 
 /** Updates some columns of one link; returns whether the link exists. */
@@ -87,6 +102,7 @@ export async function patchLink(db: Db, scope: TenantScope, flowId: string, key:
     ...(patch.fieldMap !== undefined ? { field_map: json(patch.fieldMap) } : {}),
     ...(patch.catalog !== undefined ? { catalog: json(patch.catalog) } : {}),
     ...(patch.state !== undefined ? { state: json(patch.state) } : {}),
+    ...(patch.isReconnecting !== undefined ? { is_reconnecting: patch.isReconnecting ? 1 : 0 } : {}),
     updated_at: now,
   }).where('env_id', '=', scope.envId).where('tenant', '=', scope.tenant).where('flow_id', '=', flowId)
     .where('kind', '=', key.kind).where('name', '=', key.name).executeTakeFirst();

@@ -24,6 +24,20 @@ export interface StoredCatalog {
   discovered_at: number;
 }
 
+export type DiscoverStatus = 'DISCOVER_STARTED' | 'DISCOVER_SUCCESS' | 'DISCOVER_FAILED';
+
+/** The link's latest discovery outside jobs (columns of 011_discoveries). */
+export interface DiscoveryState {
+  status: DiscoverStatus;
+  message: string | null;
+  /** Names the run that owns the state; a newer run replaces it. */
+  token: string | null;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Moves while the run is alive; an old one means its process is gone. */
+  heartbeatAt: number | null;
+}
+
 export interface LinkRow {
   flowId: string;
   tenant: string;
@@ -35,6 +49,9 @@ export interface LinkRow {
   catalog: StoredCatalog | null;
   state: unknown;
   symlink: SymlinkRef | null;
+  /** Set by a PATCH whose config carries isReconnecting (OAuth reconnect); linking again clears it. */
+  isReconnecting: boolean;
+  discovery: DiscoveryState | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -21,11 +21,22 @@ export interface LinkPatchRequest {
   delete_fields?: string[];
 }
 
+/**
+ * The widget's OAuth reconnect PATCHes `config: {isReconnecting: true|false}`: a link flag,
+ * not part of the tap's config (GAP-7). Returns the config without it (null when nothing is left).
+ */
+function splitReconnecting(config: Record<string, unknown> | null | undefined): { config: Record<string, unknown> | null | undefined; isReconnecting?: boolean } {
+  if (!config || !Object.hasOwn(config, 'isReconnecting')) return { config };
+  const { isReconnecting, ...rest } = config;
+  return { config: Object.keys(rest).length > 0 ? rest : null, isReconnecting: isReconnecting === true || isReconnecting === 'true' };
+}
+
 export async function patchItem(ctx: AppContext, scope: TenantScope, flowId: string, kind: LinkKind, req: LinkPatchRequest) {
   await flowFor(ctx, scope, flowId, kind);
   const link = await requireLink(ctx, scope, flowId, kind, req.name);
   const entry = (await getEntry(ctx.db.kysely, scope, kind, req.name))?.entry;
-  const changesConfig = (req.config !== undefined && req.config !== null) || (req.delete_fields?.length ?? 0) > 0;
+  const { config, isReconnecting } = splitReconnecting(req.config);
+  const changesConfig = (config !== undefined && config !== null) || (req.delete_fields?.length ?? 0) > 0;
   if (changesConfig && link.symlink) {
     throw new BadRequestError(`"${req.name}" shares the config of another link (symlink): change the original's config instead`);
   }
@@ -35,7 +46,7 @@ export async function patchItem(ctx: AppContext, scope: TenantScope, flowId: str
   let clearState = false;
   if (changesConfig) {
     const before = openConfig(ctx.secrets, link.configEnc);
-    const merged = { ...before, ...keepMaskedSecrets(req.config ?? {}, before, passwordParams(entry?.connect_ui_params)) };
+    const merged = { ...before, ...keepMaskedSecrets(config ?? {}, before, passwordParams(entry?.connect_ui_params)) };
     for (const key of req.delete_fields ?? []) delete merged[key];
     const missing = entry ? missingParams(entry, merged) : [];
     if (missing.length > 0) throw new BadRequestError(`Missing required config for "${req.name}": ${missing.join(', ')}`, { missing });
@@ -44,11 +55,13 @@ export async function patchItem(ctx: AppContext, scope: TenantScope, flowId: str
     updated.push('config');
   }
   if (fieldMap !== undefined) updated.push('field_map');
+  if (isReconnecting !== undefined) updated.push('isReconnecting');
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await patchLink(trx, scope, flowId, { kind, name: req.name }, {
       ...(configEnc !== undefined ? { configEnc } : {}),
       ...(fieldMap !== undefined ? { fieldMap } : {}),
       ...(clearState ? { state: null } : {}),
+      ...(isReconnecting !== undefined ? { isReconnecting } : {}),
     }, ctx.now());
     if (updated.length > 0) await linkEvent(trx, ctx, scope, 'connection.updated', flowId, kind, req.name);
   });

@@ -25,7 +25,7 @@ export function linkView(link: LinkRow, entry: CatalogEntry | undefined, live: L
     fieldMap: link.fieldMap,
     config: opts.unmasked ? config : maskConfig(config, passwordParams(entry?.connect_ui_params)),
     disconnected: live.disconnected || entry === undefined,
-    isReconnecting: false,
+    isReconnecting: link.isReconnecting,
     symlink: link.symlink ? { id: link.symlink.flow_id, tenant: link.symlink.tenant, entity: link.symlink.name, ...(link.symlink.kind ? { type: link.symlink.kind } : {}) } : null,
     has_state: link.state !== null && link.state !== undefined,
     created_at: new Date(link.createdAt).toISOString(),
