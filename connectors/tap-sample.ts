@@ -17,6 +17,11 @@ import type { SampleConfig } from './sample/config.ts';
 import { streamSchema } from './sample/streams.ts';
 
 const NAME = 'tap-sample';
+// Output chunk size. A chunk is one string of ~1000 small pieces that Node
+// flattens before writing; below V8's large-object size (128 KiB) that string
+// is an ordinary young allocation, above it each chunk costs an mmap/munmap
+// (about 15% more time for the whole tap).
+const CHUNK_CHARS = 60 * 1024;
 
 type State = { bookmarks: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -97,7 +102,7 @@ async function main(): Promise<void> {
   const config = parseSampleConfig(readJsonObject(args.config, 'config'));
   const catalog = args.catalog ? readJsonObject(args.catalog, 'catalog') : undefined;
   const plans = planStreams(catalog, config.streams);
-  const out = new ChunkedWriter(process.stdout);
+  const out = new ChunkedWriter(process.stdout, CHUNK_CHARS);
   exitOnBrokenPipe(NAME);
   const completed = await sync(config, plans, readState(args.state), out);
   await out.flush();
