@@ -13,6 +13,7 @@ import { failWith, parseSingerArgs, readJsonObject } from './lib/args.ts';
 
 const NAME = 'target-jsonl';
 const MAX_PENDING_CHARS = 16 * 1024 * 1024;
+const PIECE_CHARS = 32 * 1024;
 
 interface TargetConfig {
   destinationPath: string;
@@ -114,6 +115,13 @@ function createTarget(config: TargetConfig) {
 
   function addRecords(file: StreamFile, text: string, count: number): void {
     file.pending += text;
+    // Full pieces go to disk at once (their STATE is still echoed only at the flush):
+    // short-lived strings stay in V8's young generation, and a string above the
+    // large-object size (128 KiB) would cost an mmap to flatten.
+    if (file.pending.length >= PIECE_CHARS) {
+      writeSync(file.fd, file.pending);
+      file.pending = '';
+    }
     pendingChars += text.length;
     pendingRecords += count;
     if (pendingRecords >= config.flushEveryRecords || pendingChars >= MAX_PENDING_CHARS) flush();
