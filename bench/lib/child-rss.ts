@@ -1,4 +1,4 @@
-// Peak RSS of our child processes (connectors), without assuming /usr/bin/time:
+// Peak RSS of a process' children (connectors), without assuming /usr/bin/time:
 // polls /proc/<child>/status VmHWM (the kernel's high-water mark of a process'
 // resident set, so a poll only has to happen before the process exits).
 import { readFileSync } from 'node:fs';
@@ -12,9 +12,12 @@ export interface ChildPeak {
 export class ChildRssPoller {
   private readonly peaks = new Map<number, ChildPeak>();
   private readonly timer: NodeJS.Timeout;
-  private readonly childrenFile = `/proc/${process.pid}/task/${process.pid}/children`;
+  private readonly childrenFile: string;
 
-  constructor(intervalMs = 20) {
+  /** Children of `parentPid` (default: this process), polled every `intervalMs`. */
+  constructor(intervalMs = 20, parentPid = process.pid) {
+    // Node spawns from its main thread, whose task id is the process id.
+    this.childrenFile = `/proc/${parentPid}/task/${parentPid}/children`;
     this.timer = setInterval(() => this.poll(), intervalMs);
     this.timer.unref();
   }
@@ -39,25 +42,33 @@ export class ChildRssPoller {
       return; // not Linux, or /proc without CONFIG_PROC_CHILDREN: no figures
     }
     for (const pid of pids) {
-      try {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
-        if (!hwm) continue;
-        const known = this.peaks.get(pid);
-        if (known) known.peakKb = Math.max(known.peakKb, Number(hwm[1]));
-        else this.peaks.set(pid, { pid, command: commandOf(pid), peakKb: Number(hwm[1]) });
-      } catch {
-        // exited between the two reads
-      }
+      const peakKb = peakRssKb(pid);
+      if (peakKb === undefined) continue; // exited between the two reads
+      // The command is read again each time: a child seen between fork and exec still shows its parent's.
+      const known = this.peaks.get(pid);
+      const command = commandOf(pid);
+      this.peaks.set(pid, { pid, command: command === '?' && known ? known.command : command, peakKb: Math.max(known?.peakKb ?? 0, peakKb) });
     }
   }
 }
 
+/** VmHWM of a live process in kB (its peak RSS so far), or undefined. */
+export function peakRssKb(pid: number): number | undefined {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return hwm ? Number(hwm[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Script name, with the Singer mode of a discovery: `tap-sample.ts --discover`. */
 function commandOf(pid: number): string {
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     const script = argv.find((a) => /\.(ts|mjs|js|py)$/.test(a));
-    return (script ?? argv[0] ?? '?').split('/').pop() ?? '?';
+    const name = (script ?? argv[0] ?? '?').split('/').pop() ?? '?';
+    return argv.includes('--discover') ? `${name} --discover` : name;
   } catch {
     return '?';
   }

@@ -1,11 +1,11 @@
-// One pipeline run of the bench, inside a fresh process (see bench/pipeline.ts).
-import { spawn } from 'node:child_process';
+// One pipeline run of the bench's --direct mode: the runner's stage functions called
+// from this process (a fresh one per record count, see bench/pipeline.ts), no job engine.
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveCommand, runDiscover, runEtl, runExport, runSync, selectCatalog, type FieldMap } from '../../src/runner/index.ts';
 import { ChildRssPoller, type ChildPeak } from './child-rss.ts';
+import { runBaseline } from './run-baseline.ts';
 
 export interface StageFigures {
   name: string;
@@ -39,21 +39,6 @@ async function dirBytes(dir: string): Promise<number> {
 }
 
 const rssMb = (): number => process.resourceUsage().maxRSS / 1024;
-
-async function runBaseline(inDir: string, outDir: string): Promise<{ records: number; bytes: number; seconds: number; peak: ChildPeak[] }> {
-  const poller = new ChildRssPoller();
-  const script = fileURLToPath(new URL('./baseline.ts', import.meta.url));
-  // Wall time from spawn to exit, like the stages (which start a connector process each).
-  const started = performance.now();
-  const child = spawn(process.execPath, [script, inDir, outDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  for await (const chunk of child.stdout) out += String(chunk);
-  await new Promise((resolve) => child.on('close', resolve));
-  const seconds = (performance.now() - started) / 1000;
-  const peak = poller.take();
-  poller.stop();
-  return { ...JSON.parse(out), seconds, peak };
-}
 
 export async function runPipelineOnce(records: number, options: { keep: boolean; log: (line: string) => void }): Promise<PipelineFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'tapline-bench-'));
