@@ -1,6 +1,10 @@
 // Test helpers of the connections domain: a small catalog with every feature the
 // tests need (required and password params, OAuth entry with a client secret).
+// No discovery at link time (`discover_on_link: false`): suites that link do not get
+// background discoveries; src/links/discovery.integration.test.ts covers them.
 import type { Harness, TestEnv } from '../../test/harness.ts';
+
+const manual = { discover_on_link: false };
 
 export const TEST_CATALOG = {
   availableSources: [
@@ -13,22 +17,22 @@ export const TEST_CATALOG = {
       },
       config: { start_date: '2024-01-01T00:00:00Z' },
       fieldMap: { contacts: { name: 'Contact', selected: ['id', 'email'] } },
-      run: { builtin: 'tap-sample' },
+      run: { builtin: 'tap-sample' }, ...manual,
     },
     {
       tap: 'tap-oauth', label: 'OAuth CRM', type: 'oauth', tap_url: 'https://auth.example.com/authorize',
       auth_url: 'https://auth.example.com/token', client_id: 'cid-123', client_secret: 'super-client-secret',
-      run: { command: '/usr/bin/tap-oauth', args: ['--verbose'] },
+      run: { command: '/usr/bin/tap-oauth', args: ['--verbose'] }, ...manual,
     },
-    { tap: 'tap-unoffered', run: { builtin: 'tap-sample' } },
+    { tap: 'tap-unoffered', run: { builtin: 'tap-sample' }, ...manual },
   ],
   availableTargets: [{ target: 'target-jsonl', label: 'JSONL', run: { builtin: 'target-jsonl' } }],
   availableConnectors: [
     {
       id: 'sample', label: 'Sample', connect_ui_params: { api_key: { label: 'API key', description: 'Key', type: 'password' } },
-      read: { builtin: 'tap-sample' }, write: { builtin: 'target-jsonl' },
+      read: { builtin: 'tap-sample' }, write: { builtin: 'target-jsonl' }, ...manual,
     },
-    { id: 'reader', read: { builtin: 'tap-sample' } },
+    { id: 'reader', read: { builtin: 'tap-sample' }, ...manual },
   ],
   flows: [
     { id: 'f1', name: 'Flow one', taps: ['tap-sample', 'tap-oauth'], targets: ['target-jsonl'], export: { target: 'target-jsonl', config: { destination_path: '/tmp/out', password: 'export-secret' } } },

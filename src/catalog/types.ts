@@ -36,6 +36,8 @@ export interface CatalogEntry {
   /** Config keys whose change means "another account" (clears the stored state on relink). */
   identity_keys?: string[];
   discover?: 'auto' | 'always';
+  /** Sources and connectors: discover in the background right after a link (default true). */
+  discover_on_link?: boolean;
   /** How it runs: sources and targets have `run`; connectors have `read` and/or `write` (or `run` for both). */
   run?: RunSpec;
   read?: RunSpec;

@@ -9,7 +9,7 @@ export const NAME_MEMBER: Record<CatalogKind, string> = { source: 'tap', target:
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 const KNOWN = new Set(['tap', 'target', 'id', 'name', 'tags', 'domain', 'label', 'type', 'icon', 'auto_support',
   'connect_ui_params', 'config', 'fieldMap', 'tap_url', 'auth_url', 'client_id', 'client_secret', 'revoke_url',
-  'identity_keys', 'discover', 'run', 'read', 'write', 'job_types', 'client_secret_set']);
+  'identity_keys', 'discover', 'discover_on_link', 'run', 'read', 'write', 'job_types', 'client_secret_set']);
 
 type Json = Record<string, unknown>;
 
@@ -110,6 +110,8 @@ export function parseCatalogEntry(kind: CatalogKind, input: unknown): { entry: C
   if (typeof autoSupport !== 'boolean') throw new Error('"auto_support" must be a boolean');
   const discover = input.discover ?? 'auto';
   if (discover !== 'auto' && discover !== 'always') throw new Error('"discover" must be "auto" or "always"');
+  const discoverOnLink = input.discover_on_link ?? undefined;
+  if (discoverOnLink !== undefined && typeof discoverOnLink !== 'boolean') throw new Error('"discover_on_link" must be a boolean');
   let fieldMap;
   try {
     fieldMap = input.fieldMap === undefined ? null : parseFieldMap(input.fieldMap);
@@ -135,6 +137,7 @@ export function parseCatalogEntry(kind: CatalogKind, input: unknown): { entry: C
     revoke_url: optStr(input, 'revoke_url'),
     identity_keys: strings(input, 'identity_keys'),
     discover,
+    discover_on_link: discoverOnLink,
     ...runOf(kind, input),
     extra,
   };

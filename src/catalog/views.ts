@@ -29,7 +29,7 @@ export function publicEntry(entry: CatalogEntry): EntryView {
 
 export function adminEntry(entry: CatalogEntry, secretsEnc: string | null): EntryView {
   const view = publicEntry(entry);
-  for (const key of ['revoke_url', 'identity_keys', 'discover', 'run', 'read', 'write'] as const) {
+  for (const key of ['revoke_url', 'identity_keys', 'discover', 'discover_on_link', 'run', 'read', 'write'] as const) {
     if (entry[key] !== undefined) view[key] = entry[key];
   }
   view.client_secret_set = secretsEnc !== null;
