@@ -47,11 +47,18 @@ describeEachStore('jobs: tenant deletion and lifecycle webhooks', (h) => {
     await linkSource(h(), env, 'f1', 'hooked', 'tap-sample', { record_count: 1 });
     const created = await runJob(h(), env, 'f1', 'hooked', { override_lifecycle_webhook: { url: 'https://hooks.example.com/job', secret: 'whsec_eDE=' } });
     await waitForJob(h(), env, 'f1', 'hooked', created.s3_root);
-    const rows = await h().ctx.db.kysely.selectFrom('webhook_events').select(['url', 'payload', 'secrets_enc'])
+    const all = await h().ctx.db.kysely.selectFrom('webhook_events').select(['event_type', 'url', 'payload', 'secrets_enc'])
       .where('ordering_key', '=', `job:${created.job_id}`).orderBy('id').execute();
+    const discovery = all.filter((r) => r.event_type === 'discover.status_changed').map((r) => JSON.parse(r.payload).data);
+    expect(discovery).toEqual([
+      { env_id: env.envId, flow_id: 'f1', tenant: 'hooked', connector: 'tap-sample', status: 'DISCOVER_STARTED', message: null, job_id: created.job_id },
+      { env_id: env.envId, flow_id: 'f1', tenant: 'hooked', connector: 'tap-sample', status: 'DISCOVER_SUCCESS', message: null, job_id: created.job_id },
+    ]);
+    const rows = all.filter((r) => r.event_type === 'job.status_changed');
     expect(rows.map((r) => JSON.parse(r.payload).data.status)).toEqual([
       'JOB_CREATED', 'DISCOVER_STARTED', 'SYNC_STARTED', 'SYNC_SUCCESS', 'ETL_STARTED', 'ETL_SUCCESS', 'EXPORT_STARTED', 'JOB_COMPLETED',
     ]);
+    expect(new Set(all.map((r) => r.url))).toEqual(new Set(['https://hooks.example.com/job']));
     expect(new Set(rows.map((r) => r.url))).toEqual(new Set(['https://hooks.example.com/job']));
     expect(rows[0]?.secrets_enc).not.toContain('whsec_eDE=');
     const data = JSON.parse(rows[7]!.payload).data;

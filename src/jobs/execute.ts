@@ -69,7 +69,7 @@ export async function executeJob(ctx: AppContext, row: JobRow, signal: AbortSign
     const inputs = withDefaultExportFolder(plan, jobInputs(plan, ticket), join(ctx.config.dataDir, 'exports'), [row.env_id, row.flow_id, row.tenant]);
     redact = makeRedactor(secretStrings(plan.source.config, plan.target?.config, inputs.sourceConfig, inputs.targetConfig,
       ticket.request.environment_variables));
-    await runStages({ ctx, scope, row, ticket, plan, inputs, storage, dir, log, tracker, signal });
+    await runStages({ ctx, scope, row, ticket, plan, inputs, storage, dir, log, tracker, signal, redact });
   } catch (error) {
     if (error instanceof JobSuperseded) {
       log?.line('stopped: the job was ended elsewhere (killed or recovered)');

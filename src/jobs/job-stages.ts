@@ -1,18 +1,23 @@
 // The four stages of one job, each moving its status through the tracker. The
 // runner (src/runner) does the process work; this file decides what goes where.
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import type { TenantScope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/types.ts';
 import { saveDiscoveredCatalog, type JobPlan } from '../links/job-plan.ts';
 import {
   resolveCommand, runDiscover, runEtl, runExport, runSync, selectCatalog, StageError,
   type ProcessOptions, type SelectedTables, type SingerCatalog,
 } from '../runner/index.ts';
 import type { JobStorage } from '../storage/types.ts';
+import { recordDiscoverEvent, type DiscoverStatus } from '../webhooks/events.ts';
 import type { JobInputs } from './job-inputs.ts';
 import type { JobLog } from './logs.ts';
+import type { Redactor } from './redact.ts';
+import { inTransaction } from './events.ts';
+import { lifecycleOverride, type JobTicket } from './request.ts';
 import { trackSyncProgress } from './progress.ts';
-import type { JobTicket } from './request.ts';
 import type { JobTracker } from './tracker.ts';
 import type { JobRow } from './views.ts';
 
@@ -32,6 +37,8 @@ export interface JobRun {
   readonly log: JobLog;
   readonly tracker: JobTracker;
   readonly signal: AbortSignal;
+  /** Takes the job's secrets out of a text (messages, log lines). */
+  readonly redact: Redactor;
 }
 
 /** Export outcome kept on the job (`export_details` of the job listing). */
@@ -61,10 +68,32 @@ export function processOptions(run: JobRun): ProcessOptions {
   };
 }
 
+/** discover.status_changed of a discovery inside the job: ordered with its events, to its override webhook. */
+function discoverEvent(run: JobRun, status: DiscoverStatus, message: string | null = null) {
+  return async (db: Kysely<Database>): Promise<void> => {
+    await recordDiscoverEvent(db, run.ctx, run.scope, {
+      flowId: run.plan.flowId, tenant: run.scope.tenant, connector: run.plan.link.name, status, message,
+      jobId: run.row.job_id, override: lifecycleOverride(run.ctx, run.row.request_enc),
+    });
+  };
+}
+
 async function discover(run: JobRun): Promise<unknown> {
-  await run.tracker.move('DISCOVER_STARTED');
-  const catalog = await runDiscover({ ...processOptions(run), connector: resolveCommand(run.plan.source.run), config: run.inputs.sourceConfig });
-  await saveDiscoveredCatalog(run.ctx.db.kysely, run.scope, run.plan.flowId, run.plan.link, catalog, undefined, run.ctx.now());
+  await run.tracker.moveWith('DISCOVER_STARTED', {}, discoverEvent(run, 'DISCOVER_STARTED'));
+  let catalog: SingerCatalog;
+  try {
+    catalog = await runDiscover({ ...processOptions(run), connector: resolveCommand(run.plan.source.run), config: run.inputs.sourceConfig });
+  } catch (error) {
+    const cause = run.signal.aborted && typeof run.signal.reason === 'string' ? run.signal.reason : (error as Error).message;
+    await discoverEvent(run, 'DISCOVER_FAILED', run.redact(cause))(run.ctx.db.kysely);
+    throw error;
+  }
+  // A write job's source is the flow's feed, not the link's connector: its catalog is not the link's.
+  const own = run.ticket.jobType !== 'write';
+  await inTransaction(run.ctx.db.kysely, async (trx) => {
+    if (own) await saveDiscoveredCatalog(trx, run.scope, run.plan.flowId, run.plan.link, catalog, undefined, run.ctx.now());
+    await discoverEvent(run, 'DISCOVER_SUCCESS')(trx);
+  });
   return catalog;
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../test/harness.ts';
 import {
-  enableWebhookEvents, filesBelow, jobDir, linkSource, readJsonl, runJob, setupJobEnv, statusPath, storedState, waitForJob, type JobEnv,
+  enableWebhookEvents, eventPath, filesBelow, jobDir, linkSource, readJsonl, runJob, setupJobEnv, statusPath, storedState, waitForJob, type JobEnv,
 } from './testing.ts';
 import { startJobWorker, type JobWorker } from './worker.ts';
 
@@ -31,8 +31,9 @@ describeEachStore('jobs: a real Singer job end to end', (h) => {
 
     const job = await waitForJob(h(), env, 'f1', 'acme', created.s3_root);
     expect(job).toMatchObject({ status: 'JOB_COMPLETED', processed_rows: 30, message: '' });
-    expect(await statusPath(h(), created.job_id)).toEqual([
-      'JOB_CREATED', 'DISCOVER_STARTED', 'SYNC_STARTED', 'SYNC_SUCCESS', 'ETL_STARTED', 'ETL_SUCCESS', 'EXPORT_STARTED', 'JOB_COMPLETED',
+    expect(await eventPath(h(), created.job_id)).toEqual([
+      'job:JOB_CREATED', 'job:DISCOVER_STARTED', 'discover:DISCOVER_STARTED', 'discover:DISCOVER_SUCCESS', 'job:SYNC_STARTED',
+      'job:SYNC_SUCCESS', 'job:ETL_STARTED', 'job:ETL_SUCCESS', 'job:EXPORT_STARTED', 'job:JOB_COMPLETED',
     ]);
     // Field map: only contacts, renamed, with the selected fields.
     const people = readJsonl(path.join(env.out, 'people.jsonl'));
@@ -86,6 +87,11 @@ describeEachStore('jobs: a real Singer job end to end', (h) => {
     const log = (await h().request({ method: 'GET', url: env.url('f1', 'echo', `/${created.job_id}/logs`), key: env.envKey })).json().log;
     expect(log).toContain('tap: {"password":"[REDACTED]"}');
     expect(log).not.toContain('hunter2');
+    expect(await eventPath(h(), created.job_id)).toEqual(['job:JOB_CREATED', 'job:DISCOVER_STARTED', 'discover:DISCOVER_STARTED', 'discover:DISCOVER_FAILED', 'job:DISCOVER_FAILED']);
+    const events = await h().ctx.db.kysely.selectFrom('webhook_events').select('payload').where('ordering_key', '=', `job:${created.job_id}`).execute();
+    const failed = events.map((r) => JSON.parse(r.payload).data).find((d) => d.connector === 'tap-echo' && d.status === 'DISCOVER_FAILED');
+    expect(failed.message).toContain('[REDACTED]');
+    expect(JSON.stringify(events)).not.toContain('hunter2');
   });
 
   it('runs a v2 read job into the flow read-side connector', async () => {

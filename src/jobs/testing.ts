@@ -27,23 +27,28 @@ export interface JobEnv extends TestEnv {
   url(flow: string, tenant: string, suffix?: string): string;
 }
 
-/** Sources, targets, connectors and flows every job test uses. */
+/**
+ * Sources, targets, connectors and flows every job test uses. No discovery at link time
+ * (`discover_on_link: false`): the jobs discover themselves, deterministically, and the
+ * fixture taps that cannot discover never run in the background.
+ */
 export function catalogDocument(out: string, extraFlows: unknown[] = []) {
+  const manual = { discover_on_link: false };
   return {
     availableSources: [
-      { tap: 'tap-sample', run: { builtin: 'tap-sample' }, config: { record_count: 20 } },
-      { tap: 'tap-fail', run: node('tap-fail.mjs') },
-      { tap: 'tap-slow', run: node('tap-slow.mjs'), config: { interval_ms: 50 } },
-      { tap: 'tap-malformed', run: node('tap-malformed.mjs') },
-      { tap: 'tap-python', run: { command: 'python3', args: [path.join(FIXTURES, 'tap-python.py')] } },
-      { tap: 'tap-echo', run: CONFIG_ECHO },
+      { tap: 'tap-sample', run: { builtin: 'tap-sample' }, config: { record_count: 20 }, ...manual },
+      { tap: 'tap-fail', run: node('tap-fail.mjs'), ...manual },
+      { tap: 'tap-slow', run: node('tap-slow.mjs'), config: { interval_ms: 50 }, ...manual },
+      { tap: 'tap-malformed', run: node('tap-malformed.mjs'), ...manual },
+      { tap: 'tap-python', run: { command: 'python3', args: [path.join(FIXTURES, 'tap-python.py')] }, ...manual },
+      { tap: 'tap-echo', run: CONFIG_ECHO, ...manual },
     ],
     availableTargets: [
       { target: 'target-jsonl', run: { builtin: 'target-jsonl' } },
       { target: 'target-fail', run: node('target-fail.mjs') },
     ],
     availableConnectors: [
-      { id: 'sample', read: { builtin: 'tap-sample' }, write: { builtin: 'target-jsonl' }, config: { record_count: 10 } },
+      { id: 'sample', read: { builtin: 'tap-sample' }, write: { builtin: 'target-jsonl' }, config: { record_count: 10 }, ...manual },
     ],
     flows: [
       { id: 'f1', taps: ['tap-sample', 'tap-fail', 'tap-slow', 'tap-malformed', 'tap-python', 'tap-echo'], targets: ['target-jsonl', 'target-fail'],
@@ -100,8 +105,15 @@ export async function waitForJob(h: Harness, env: JobEnv, flow: string, tenant: 
 /** The statuses a job went through, from its webhook events (the env must have a webhook_url). */
 export async function statusPath(h: Harness, jobId: string): Promise<string[]> {
   const rows = await h.ctx.db.kysely.selectFrom('webhook_events').select('payload')
-    .where('ordering_key', '=', `job:${jobId}`).orderBy('id').execute();
+    .where('ordering_key', '=', `job:${jobId}`).where('event_type', '=', 'job.status_changed').orderBy('id').execute();
   return rows.map((r) => JSON.parse(r.payload).data.status);
+}
+
+/** The job's events of both types, in order, as `type:status`. */
+export async function eventPath(h: Harness, jobId: string): Promise<string[]> {
+  const rows = await h.ctx.db.kysely.selectFrom('webhook_events').select(['event_type', 'payload'])
+    .where('ordering_key', '=', `job:${jobId}`).orderBy('id').execute();
+  return rows.map((r) => `${r.event_type === 'job.status_changed' ? 'job' : 'discover'}:${JSON.parse(r.payload).data.status}`);
 }
 
 export async function enableWebhookEvents(h: Harness, env: TestEnv): Promise<void> {

@@ -41,9 +41,12 @@ describeEachStore('resolveJobPlan', (h) => {
     const read = await resolveJobPlan(ctx, scope, 'f2', { connectorId: 'sample', jobType: 'read' });
     expect(read.source).toMatchObject({ name: 'sample', run: { builtin: 'tap-sample' }, config: { api_key: 'k1' } });
     expect(read.target).toMatchObject({ name: 'sample', run: { builtin: 'target-jsonl' }, config: { destination_path: '/tmp/r' } });
+    await saveDiscoveredCatalog(ctx.db.kysely, scope, 'f2', { kind: 'connector', name: 'sample' }, { streams: [] });
     const write = await resolveJobPlan(ctx, scope, 'f2', { connectorId: 'sample', jobType: 'write' });
     expect(write.link).toEqual({ kind: 'connector', name: 'sample' });
-    expect(write.source).toMatchObject({ run: { builtin: 'tap-sample' }, config: { seed: 3 }, state: { bookmarks: { a: 1 } } });
+    // The link's catalog is the connector's read side: the feed is discovered by every write job.
+    expect(write).toMatchObject({ discover: 'always' });
+    expect(write.source).toMatchObject({ run: { builtin: 'tap-sample' }, config: { seed: 3 }, state: { bookmarks: { a: 1 } }, catalog: null });
     expect(write.target).toMatchObject({ name: 'sample', run: { builtin: 'target-jsonl' }, config: { api_key: 'k1' } });
   });
 

@@ -130,9 +130,12 @@ async function v2Plan(ctx: AppContext, scope: TenantScope, flow: FlowSpec, sel: 
   }
   if (!flow.writeSource) throw new BadRequestError(`Flow "${flow.id}" has no write-side source ("export.write"), so it cannot run write jobs`);
   const feed = await connectorSide(ctx, scope, flow.writeSource, 'read');
+  // The link's catalog is the connector's own (read side, discovered when linked); the
+  // feed is another tap, so a write job discovers it every time and does not store it.
   return {
     ...common,
-    source: { ...feed, catalog: tenantSide.catalog, fieldMap: tenantSide.fieldMap, state: tenantSide.state },
+    discover: 'always',
+    source: { ...feed, catalog: null, fieldMap: tenantSide.fieldMap, state: tenantSide.state },
     target: { name: tenantSide.name, run: tenantSide.run, config: tenantSide.config },
   };
 }
