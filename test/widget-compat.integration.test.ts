@@ -115,6 +115,16 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
     throw new Error(`job ${root} did not finish (${form})`);
   }
 
+  /** The widget's discovery poll: every second until `status` is absent or STOPPED/STOPPING/DEPROVISIONING. */
+  async function pollDiscovery(form: Form, p: string): Promise<Json> {
+    for (let i = 0; i < 500; i++) {
+      const answer = await w.ok('GET', form, p);
+      if (answer.status == null || ['STOPPED', 'STOPPING', 'DEPROVISIONING'].includes(answer.status)) return answer;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`discovery ${p} did not end`);
+  }
+
   beforeAll(async () => {
     env = await h().createEnv('widget');
     const admin = (method: 'PATCH' | 'PUT', url: string, body: unknown) => h().request({ method, url, key: env.envKey, body });
@@ -170,9 +180,15 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
     expectReadableError(await w.send('GET', 'env', `crm/${T}/jobs/latest?entity_id=tap-sample&entity_type=source`));
   });
 
-  it.fails('GAP-2: right after linking, the field map has a catalog (the widget re-fetches while `catalog` is missing)', async () => {
-    const items: Json[] = await w.ok('GET', 'env', `crm/${T}/linkedSources?config=true&login_state=true&tap_name=tap-sample&catalog=true&token=${token}`);
-    expect(items[0].catalog).toMatchObject({ streams: expect.any(Array) });
+  it('GAP-2: soon after linking, the field map has a catalog (the widget waits on discover/poll while `discover_task_status` is DISCOVER_STARTED)', async () => {
+    const read = async () => (await w.ok('GET', 'env', `crm/${T}/linkedSources?config=true&login_state=true&tap_name=tap-sample&catalog=true&token=${token}`))[0];
+    const first = await read();
+    expect(first.catalog !== null || first.discover_task_status === 'DISCOVER_STARTED').toBe(true);
+    await pollDiscovery('env', `crm/${T}/linkedSources/discover/poll?tap_name=tap-sample`);
+    const item = await read();
+    expect(item.discover_task_status).toBe('DISCOVER_SUCCESS');
+    expect(item.catalog).toMatchObject({ streams: expect.any(Array) });
+    for (const s of item.catalog.streams) expect(s).toMatchObject({ stream: expect.any(String), schema: { properties: expect.any(Object) }, metadata: expect.any(Array) });
   });
 
   gap10('"Full sync" first clears the state: DELETE linkedSources/state?tap_name=', async () => {
@@ -269,9 +285,17 @@ describeEachStore('@hotglue/widget 1.4.63 against Tapline', (h) => {
     expect(await w.ok('GET', 'plain', `entity/${env.envId}/${T}/linked?entity=tap-sample`)).toEqual(expect.any(Array));
   });
 
-  it.fails('GAP-2: the field-map page polls linkedSources/discover/poll; "Refresh" calls linkedSources/discover', async () => {
-    expect(await w.ok('GET', 'env', `crm/${T}/linkedSources/discover/poll?tap_name=tap-sample`)).toEqual(expect.any(Object));
-    expect(await w.ok('GET', 'env', `crm/${T}/linkedSources/discover?tap_name=tap-sample`)).toEqual(expect.any(Object));
+  it('GAP-2: the field-map page polls linkedSources/discover/poll; "Refresh" calls linkedSources/discover (v2: linkedConnectors)', async () => {
+    const { tenant_id: _ignored, ...entity } = { ...supported.source, entityType: 'source' };
+    await w.ok('POST', 'env', `crm/${T}/linkedSources?token=${token}`, { source: { ...entity, config: { api_key: 'k-123', record_count: 5 } } });
+    await pollDiscovery('env', `crm/${T}/linkedSources/discover/poll?tap_name=tap-sample`);
+    expect(await w.ok('GET', 'env', `crm/${T}/linkedSources/discover?tap_name=tap-sample`)).toMatchObject({ status: 'DISCOVER_STARTED', started: true });
+    expect((await pollDiscovery('env', `crm/${T}/linkedSources/discover/poll?tap_name=tap-sample`)).discover_status).toBe('DISCOVER_SUCCESS');
+    const { tenant_id: _alsoIgnored, ...connector } = { ...supported.connector, entityType: 'connector' };
+    await w.ok('POST', 'v2', `crm2/${T}/linkedConnectors?${t}`, { connector: { ...connector, config: { api_key: 'k-456' } } });
+    await pollDiscovery('v2', `crm2/${T}/linkedConnectors/discover/poll?connector_id=sample`);
+    expect(await w.ok('GET', 'v2', `crm2/${T}/linkedConnectors/discover?connector_id=sample`)).toMatchObject({ status: 'DISCOVER_STARTED' });
+    expect((await pollDiscovery('v2', `crm2/${T}/linkedConnectors/discover/poll?connector_id=sample`)).discover_status).toBe('DISCOVER_SUCCESS');
   });
 
   it('the default embed (no jwtToken) lists links with config=true', async () => {

@@ -7,9 +7,10 @@ import { getEntry } from '../catalog/store.ts';
 import type { CatalogEntry, FlowSpec } from '../catalog/types.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/types.ts';
-import { BadRequestError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
 import { recordEvent, type WebhookEventType } from '../webhooks/outbox.ts';
-import type { LinkKind } from './types.ts';
+import { getLink } from './store.ts';
+import type { LinkKind, LinkRow } from './types.ts';
 
 export const KIND_NOUN: Record<LinkKind, string> = { source: 'source', target: 'target', connector: 'connector' };
 export const NAME_PARAM: Record<LinkKind, string> = { source: 'tap', target: 'target', connector: 'connector_id' };
@@ -50,6 +51,13 @@ export async function linkEvent(
     orderingKey: `link:${flowId}:${scope.tenant}:${kind}:${name}`,
     data: { flow_id: flowId, tenant: scope.tenant, kind, [NAME_PARAM[kind]]: name },
   });
+}
+
+/** The link must exist (404 otherwise). */
+export async function requireLink(ctx: AppContext, scope: TenantScope, flowId: string, kind: LinkKind, name: string): Promise<LinkRow> {
+  const link = await getLink(ctx.db.kysely, scope, flowId, { kind, name });
+  if (!link) throw new NotFoundError(`Tenant "${scope.tenant}" has not linked the ${KIND_NOUN[kind]} "${name}" in flow "${flowId}"`);
+  return link;
 }
 
 export function badInput<T>(parse: () => T): T {

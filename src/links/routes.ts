@@ -6,6 +6,8 @@ import { tenantScope } from '../auth/plugin.ts';
 import { isAllowed } from '../auth/permissions.ts';
 import type { AppContext } from '../context.ts';
 import type { LinkSchedule } from '../schedules/service.ts';
+import { discoveryStatus, startDiscovery } from './discovery.ts';
+import { stopDiscoveries } from './discovery-run.ts';
 import * as S from './schemas.ts';
 import { linkItem, listLinked } from './service.ts';
 import type { LinkKind } from './types.ts';
@@ -86,6 +88,7 @@ function register(app: FastifyInstance, ctx: AppContext, f: Family): void {
   });
 
   if (f.kind === 'target') return;
+  registerDiscovery(app, ctx, f, f.kind);
   app.delete(`${f.base}/state`, {
     config: { auth: 'tenant:write' },
     schema: { tags: f.tags, summary: `Clear the stored state (next job is a full sync); without ${f.queryName}, of every linked ${f.noun} in the flow`, params, querystring: S.nameQuery(f.queryName, false) },
@@ -95,6 +98,23 @@ function register(app: FastifyInstance, ctx: AppContext, f: Family): void {
   });
 }
 
+/** Discovery outside jobs (docs/widget-compat.md GAP-2): the widget starts it with GET, hence GET and POST. */
+function registerDiscovery(app: FastifyInstance, ctx: AppContext, f: Family, kind: 'source' | 'connector'): void {
+  const schema = {
+    tags: f.tags, params: S.TenantParams, querystring: S.nameQuery(f.queryName, true),
+    summary: `Start discovering the linked ${f.noun}'s catalog in the background (Tapline: answers at once; one run per link)`,
+  };
+  const start = async (req: FastifyRequest) => startDiscovery(ctx, tenantScope(req), (req.params as { flow_id: string }).flow_id, kind, (req.query as Query)[f.queryName] as string);
+  app.get(`${f.base}/discover`, { config: { auth: 'tenant:write' }, schema }, start);
+  app.post(`${f.base}/discover`, { config: { auth: 'tenant:write' }, schema }, start);
+  app.get(`${f.base}/discover/poll`, {
+    config: { auth: 'tenant:read' },
+    schema: { ...schema, summary: `Status of the linked ${f.noun}'s latest discovery (status STOPPED once it ended; outcome in discover_status)` },
+  }, async (req) => discoveryStatus(ctx, tenantScope(req), (req.params as { flow_id: string }).flow_id, kind, (req.query as Query)[f.queryName] as string));
+}
+
 export const linkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   for (const family of FAMILIES) register(app as unknown as FastifyInstance, ctx, family);
+  // Background discoveries end (DISCOVER_FAILED "stopped") before the database closes.
+  app.addHook('onClose', async () => stopDiscoveries(ctx));
 };

@@ -3,15 +3,18 @@ import { tenantScopeOf, type TenantScope } from '../auth/scope.ts';
 import { listEntries } from '../catalog/store.ts';
 import type { FlowSpec } from '../catalog/types.ts';
 import type { AppContext } from '../context.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ForbiddenError } from '../errors.ts';
 import { applyDefaultScheduleToTenant, assertValidLinkSchedule, upsertScheduleFromLink, type LinkSchedule } from '../schedules/service.ts';
 import { badInput, flowFor, KIND_NOUN, linkEvent, NAME_PARAM, offeredEntry, offeredNames } from './common.ts';
+import { discoverAfterLink, effectiveDiscovery } from './discovery.ts';
 import { liveConfig } from './resolve.ts';
 import { keepMaskedSecrets, passwordParams } from './secrets.ts';
 import { ensureTenant, getLink, listLinks, upsertLink } from './store.ts';
 import type { LinkKind, LinkRow, SymlinkRef } from './types.ts';
 import { identityChanged, missingParams, parseLinkBody, sameTenantFamily, type LinkRequest, type SymlinkRequest } from './validate.ts';
 import { linkView, type ViewOptions } from './views.ts';
+
+export { requireLink } from './common.ts';
 
 export interface ListOptions extends ViewOptions {
   name?: string;
@@ -23,7 +26,8 @@ export async function listLinked(ctx: AppContext, scope: TenantScope, flowId: st
   const links = (await listLinks(ctx.db.kysely, scope, flowId, kind)).filter((l) => opts.name === undefined || l.name === opts.name);
   const views = [];
   for (const link of links) {
-    views.push(linkView(link, entries.get(link.name), await liveConfig(ctx.db.kysely, ctx.secrets, scope, link), opts));
+    const discovery = effectiveDiscovery(link.discovery, ctx.now(), ctx.config.workerLostAfterMs);
+    views.push(linkView({ ...link, discovery }, entries.get(link.name), await liveConfig(ctx.db.kysely, ctx.secrets, scope, link), opts));
   }
   return views;
 }
@@ -88,6 +92,7 @@ export async function linkItem(ctx: AppContext, scope: TenantScope, flowId: stri
     await linkEvent(trx, ctx, scope, existing ? 'connection.updated' : 'connection.linked', flowId, kind, name);
   });
   const scheduled = kind === 'target' ? null : await linkSchedule(ctx, scope, flowId, kind, name, schedule);
+  await discoverAfterLink(ctx, scope, flowId, kind, name);
   return {
     status: 'linked', [NAME_PARAM[kind]]: name, flow_id: flowId, tenant: scope.tenant,
     replaced: existing !== null, state_kept: keepState, symlinked: symlink !== null,
@@ -106,11 +111,4 @@ async function linkSchedule(ctx: AppContext, scope: TenantScope, flowId: string,
   const own = schedule ? await upsertScheduleFromLink(ctx, scope, flowId, { connectorId: name, jobType: 'read', schedule }) : null;
   await applyDefaultScheduleToTenant(ctx, scope, flowId, name);
   return own;
-}
-
-/** For routes: the link must exist. */
-export async function requireLink(ctx: AppContext, scope: TenantScope, flowId: string, kind: LinkKind, name: string): Promise<LinkRow> {
-  const link = await getLink(ctx.db.kysely, scope, flowId, { kind, name });
-  if (!link) throw new NotFoundError(`Tenant "${scope.tenant}" has not linked the ${KIND_NOUN[kind]} "${name}" in flow "${flowId}"`);
-  return link;
 }

@@ -22,6 +22,7 @@ describeEachStore('linked sources (v1)', (h) => {
       type: 'api', tags: ['crm'], fieldMap: { contacts: { name: 'Contact', selected: ['id', 'email'] } },
       config: { start_date: '2024-01-01T00:00:00Z', api_key: '********', subdomain: 'acme', record_count: 5 },
       disconnected: false, isReconnecting: false, symlink: null, has_state: false,
+      discover_task_status: null,
       created_at: expect.any(String), updated_at: expect.any(String),
     }]);
     expect(list.body).not.toContain('sk-live-123');

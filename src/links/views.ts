@@ -28,6 +28,8 @@ export function linkView(link: LinkRow, entry: CatalogEntry | undefined, live: L
     isReconnecting: link.isReconnecting,
     symlink: link.symlink ? { id: link.symlink.flow_id, tenant: link.symlink.tenant, entity: link.symlink.name, ...(link.symlink.kind ? { type: link.symlink.kind } : {}) } : null,
     has_state: link.state !== null && link.state !== undefined,
+    // The widget's field-map page waits while this is DISCOVER_STARTED and shows an error on DISCOVER_FAILED.
+    discover_task_status: link.kind === 'target' ? null : link.discovery?.status ?? null,
     created_at: new Date(link.createdAt).toISOString(),
     updated_at: new Date(link.updatedAt).toISOString(),
   });
