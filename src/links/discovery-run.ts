@@ -67,6 +67,12 @@ export function launchDiscovery(ctx: AppContext, task: DiscoveryTask): void {
     .finally(() => state.running.delete(run));
 }
 
+/** Stops this process's run of one link (it was unlinked); its end is recorded as usual. */
+export function cancelDiscovery(ctx: AppContext, scope: TenantScope, flowId: string, key: LinkKey, reason: string): void {
+  const probe = { scope, flowId, key } as DiscoveryTask;
+  for (const run of stateOf(ctx).running) if (sameLink(run.task, probe)) run.controller.abort(reason);
+}
+
 /** Stops this process's discoveries (they end DISCOVER_FAILED) and waits for them; for app shutdown. */
 export async function stopDiscoveries(ctx: AppContext, reason = 'Tapline is stopping'): Promise<void> {
   const state = states.get(ctx);

@@ -106,7 +106,7 @@ describeEachStore('discovery outside jobs', (h) => {
     expect(JSON.stringify(events)).not.toContain('sk-SECRET-77');
   });
 
-  it('linking again supersedes a running discovery; stopping Tapline ends running ones as DISCOVER_FAILED', async () => {
+  it('linking again supersedes a running discovery; unlinking or stopping Tapline ends it as DISCOVER_FAILED', async () => {
     const env = await setup();
     const body = (delay_ms: number) => ({ source: { tap: 'tap-disc', config: { delay_ms } } });
     await call(env, 'POST', sources(env), body(20_000));
@@ -117,6 +117,16 @@ describeEachStore('discovery outside jobs', (h) => {
     expect((await ends()).map((e) => [e.status, e.message]).sort()).toEqual([
       ['DISCOVER_FAILED', 'superseded by a newer discovery of this link'], ['DISCOVER_SUCCESS', null],
     ]);
+
+    const gone = { ...env, tenant: uniqueId('t') };
+    await call(gone, 'POST', sources(gone), body(20_000));
+    await h().request({ method: 'DELETE', url: `${sources(gone)}?tap_name=tap-disc`, key: env.envKey });
+    let last: any;
+    for (let i = 0; i < 200 && last?.status !== 'DISCOVER_FAILED'; i++) {
+      last = (await discoverEvents(env, 'tap-disc')).filter((e) => e.tenant === gone.tenant).at(-1);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(last).toMatchObject({ status: 'DISCOVER_FAILED', message: 'the link was removed' });
 
     const other = { ...env, tenant: uniqueId('t') };
     await call(other, 'POST', sources(other), body(20_000));

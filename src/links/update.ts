@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { BadRequestError } from '../errors.ts';
 import { deleteSchedulesForLink } from '../schedules/service.ts';
 import { badInput, flowFor, linkEvent, NAME_PARAM } from './common.ts';
+import { cancelDiscovery } from './discovery-run.ts';
 import { parseFieldMap, type FieldMap } from './field-map.ts';
 import { openConfig } from './resolve.ts';
 import { keepMaskedSecrets, passwordParams } from './secrets.ts';
@@ -78,6 +79,7 @@ export async function unlinkItem(ctx: AppContext, scope: TenantScope, flowId: st
     await linkEvent(trx, ctx, scope, 'connection.unlinked', flowId, kind, name);
     return removed;
   });
+  cancelDiscovery(ctx, scope, flowId, { kind, name }, 'the link was removed');
   return { status: 'unlinked', [NAME_PARAM[kind]]: name, flow_id: flowId, tenant: scope.tenant, schedules_removed: schedules };
 }
 
