@@ -23,7 +23,7 @@ describeEachStore('schedules cascade and links', (h) => {
   const put = (flowId: string, tenant: string, body: unknown, query = '') =>
     h().request({ method: 'PUT', url: `/${env.envId}/${flowId}/${tenant}/jobs/schedule${query}`, key: env.envKey, body });
   const view = (flowId: string, tenant: string, connectorId?: string) =>
-    getSchedule(h().ctx, scope(tenant), flowId, { connectorId }).catch(() => null);
+    getSchedule(h().ctx, scope(tenant), flowId, { connectorId }).then((v) => (v.exists ? v : null));
   const link = async (flowId: string, tenant: string, name = 'hubspot') => {
     await insertLink(h().ctx, env.envId, flowId, tenant, name);
     return applyDefaultScheduleToTenant(h().ctx, scope(tenant), flowId, name);

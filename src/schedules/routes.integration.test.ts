@@ -120,14 +120,19 @@ describeEachStore('schedules API', (h) => {
     const del = await h().request({ method: 'DELETE', url: url('multi', '?connector_id=salesforce'), key: env.envKey });
     expect(del.statusCode).toBe(200);
     expect(del.json().deleted).toBe(true);
-    expect((await get('multi', '?connector_id=salesforce')).statusCode).toBe(404);
+    expect((await get('multi', '?connector_id=salesforce')).json()).toMatchObject({ State: 'DISABLED', exists: false });
   });
 
-  it('answers 404 for an unknown flow or a tenant without a schedule', async () => {
+  it('answers 404 for an unknown flow; a tenant without a schedule reads as DISABLED and deletes idempotently', async () => {
     const res = await h().request({ method: 'PUT', url: `/${env.envId}/nope/acme/jobs/schedule`, key: env.envKey, body: { schedule_expression: '@daily' } });
     expect(res.statusCode).toBe(404);
-    expect((await get('nobody')).statusCode).toBe(404);
-    expect((await h().request({ method: 'DELETE', url: url('nobody'), key: env.envKey })).statusCode).toBe(404);
+    expect((await h().request({ method: 'GET', url: `/${env.envId}/nope/acme/jobs/schedule`, key: env.envKey })).statusCode).toBe(404);
+    const none = await get('nobody');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toMatchObject({ ScheduleExpression: null, State: 'DISABLED', exists: false, tenant: 'nobody' });
+    const del = await h().request({ method: 'DELETE', url: url('nobody'), key: env.envKey });
+    expect(del.statusCode).toBe(200);
+    expect(del.json()).toEqual({ deleted: false, id: null });
   });
 
   it('requires an API key', async () => {

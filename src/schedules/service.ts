@@ -3,6 +3,7 @@
 import type { TenantScope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
+import { absentView, type AbsentScheduleView } from './view.ts';
 import { copyDefaultToExistingTenants } from './cascade.ts';
 import { resolveSchedule, saveSchedule, type ScheduleSelector } from './records.ts';
 import * as store from './store.ts';
@@ -81,19 +82,17 @@ export async function putSchedule(
   return { ...toView(ctx, row), applied_to_tenants: await copyDefaultToExistingTenants(ctx, scope, row) };
 }
 
-async function requireSchedule(ctx: AppContext, scope: TenantScope, flowId: string, sel: ScheduleSelector): Promise<ScheduleRow> {
-  const row = await resolveSchedule(ctx, scope, flowId, sel);
-  if (!row) {
-    const which = sel.connectorId ? ` for connector "${sel.connectorId}"` : '';
-    throw new NotFoundError(`Tenant "${scope.tenant}" has no ${sel.jobType ?? 'read'} schedule${which} in flow "${flowId}"`);
-  }
-  return row;
-}
-
+/**
+ * A tenant without that schedule answers 200 with `State: "DISABLED"` and
+ * `exists: false` (the widget's schedule panel reads it so); an unknown flow is 404.
+ */
 export async function getSchedule(
   ctx: AppContext, scope: TenantScope, flowId: string, sel: ScheduleSelector, opts: { revealSecrets?: boolean } = {},
-): Promise<ScheduleView> {
-  return toView(ctx, await requireSchedule(ctx, scope, flowId, sel), opts);
+): Promise<ScheduleView | AbsentScheduleView> {
+  await requireFlow(ctx, scope, flowId);
+  const row = await resolveSchedule(ctx, scope, flowId, sel);
+  if (!row) return absentView(scope, flowId, sel);
+  return { ...toView(ctx, row, opts), exists: true };
 }
 
 export async function listSchedules(ctx: AppContext, scope: TenantScope, flowId: string): Promise<ScheduleView[]> {
@@ -101,10 +100,13 @@ export async function listSchedules(ctx: AppContext, scope: TenantScope, flowId:
   return rows.map((row) => toView(ctx, row));
 }
 
+/** Idempotent: deleting a schedule that is not there answers `deleted: false`. */
 export async function deleteSchedule(
   ctx: AppContext, scope: TenantScope, flowId: string, sel: ScheduleSelector,
-): Promise<{ deleted: boolean; id: string }> {
-  const row = await requireSchedule(ctx, scope, flowId, sel);
+): Promise<{ deleted: boolean; id: string | null }> {
+  await requireFlow(ctx, scope, flowId);
+  const row = await resolveSchedule(ctx, scope, flowId, sel);
+  if (!row) return { deleted: false, id: null };
   return { deleted: await store.deleteScheduleById(ctx.db.kysely, scope, row.id), id: row.id };
 }
 

@@ -32,6 +32,8 @@ export interface ScheduleView {
   environment_variables: Record<string, string> | null;
   created_at: string;
   updated_at: string;
+  /** Set by GET: true here, false on the absent form. */
+  exists?: true;
 }
 
 function iso(ms: number | null): string | null {
@@ -71,5 +73,24 @@ export function toView(ctx: AppContext, row: ScheduleRow, opts: { revealSecrets?
     environment_variables: masked(overrides.environment_variables, opts.revealSecrets === true),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** What GET answers for a tenant without that schedule. */
+export interface AbsentScheduleView {
+  ScheduleExpression: null;
+  State: 'DISABLED';
+  exists: false;
+  flow_id: string;
+  tenant: string;
+  connector_id: string | null;
+  job_type: string;
+  next_run_at: null;
+}
+
+export function absentView(scope: { tenant: string }, flowId: string, sel: { connectorId?: string | null; jobType?: string | null }): AbsentScheduleView {
+  return {
+    ScheduleExpression: null, State: 'DISABLED', exists: false, flow_id: flowId, tenant: scope.tenant,
+    connector_id: sel.connectorId ?? null, job_type: sel.jobType ?? 'read', next_run_at: null,
   };
 }
