@@ -10,6 +10,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { failWith, parseSingerArgs, readJsonObject } from './lib/args.ts';
+import { fastLinePattern } from './lib/flat-record-line.ts';
 
 const NAME = 'target-jsonl';
 const MAX_PENDING_CHARS = 16 * 1024 * 1024;
@@ -28,27 +29,6 @@ interface StreamFile {
   fastLine?: RegExp;
   /** `{"type":"RECORD","stream":"<name>","record":` */
   head: string;
-}
-
-// Fast path for the usual line, `{"type":"RECORD","stream":"s","record":{flat}}`:
-// a sticky regex per stream takes whole runs of such lines and one replaceAll
-// cuts the records out. The patterns accept only text JSON.parse accepts: they
-// are those of src/runner/record-fast-path.ts with strings in the equivalent
-// "unrolled" form (runs of plain characters match in one native loop);
-// target-jsonl.test.ts checks them against JSON.parse. Nested records, other
-// layouts and escaped stream names go through JSON.parse.
-const PLAIN_CHARS = String.raw`[^"\\\u0000-\u001f]*`;
-const STRING = String.raw`"${PLAIN_CHARS}(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN_CHARS})*"`;
-const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
-const VALUE = `(?:${STRING}|${NUMBER}|true|false|null)`;
-const FLAT_OBJECT = String.raw`\{(?:${STRING}:${VALUE}(?:,${STRING}:${VALUE})*)?\}`;
-const PLAIN_STREAM = /^[^"\\\u0000-\u001f]+$/;
-
-/** Sticky regex matching one compact flat RECORD line of `stream` with its '\n', or undefined. */
-export function fastLinePattern(stream: string): RegExp | undefined {
-  if (!PLAIN_STREAM.test(stream)) return undefined;
-  const name = stream.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-  return new RegExp(String.raw`\{"type":"RECORD","stream":"${name}","record":${FLAT_OBJECT}\}\n`, 'y');
 }
 
 function parseConfig(raw: Record<string, unknown>): TargetConfig {
@@ -127,7 +107,7 @@ function createTarget(config: TargetConfig) {
     if (pendingRecords >= config.flushEveryRecords || pendingChars >= MAX_PENDING_CHARS) flush();
   }
 
-  /** Takes the run of fast lines of `file` at `start` (up to the next flush); returns where it ended. */
+  /** Takes the run of fast lines (lib/flat-record-line.ts) of `file` at `start`, up to the next flush; returns where it ended. */
   function fastRun(file: StreamFile, fastLine: RegExp, text: string, start: number): number {
     const room = config.flushEveryRecords - pendingRecords;
     let count = 0;
@@ -151,6 +131,7 @@ function createTarget(config: TargetConfig) {
   function onText(text: string): number {
     let pos = 0;
     for (;;) {
+      // fail_on_record (a test knob) counts records one by one: JSON.parse path only.
       if (current?.fastLine && config.failOnRecord === undefined) pos = fastRun(current, current.fastLine, text, pos);
       const nl = text.indexOf('\n', pos);
       if (nl === -1) return pos;
@@ -243,5 +224,4 @@ async function main(): Promise<void> {
   target.finish();
 }
 
-// Run as a program; importing the module (its test) only defines the exports.
-if (import.meta.main) main().catch((err) => failWith(NAME, err));
+main().catch((err) => failWith(NAME, err));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fastLinePattern } from './target-jsonl.ts';
+import { fastLinePattern } from './flat-record-line.ts';
 
 const primitive = fc.oneof(fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null));
 const flatRecord = fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }), primitive, { maxKeys: 6 });
@@ -23,7 +23,7 @@ function assertSound(stream: string, line: string): void {
   expect(Object.values(parsed.record).every((v) => v === null || typeof v !== 'object')).toBe(true);
 }
 
-describe('target-jsonl fast line pattern', () => {
+describe('fastLinePattern (target-jsonl)', () => {
   it('takes every compact flat record of its stream', () => {
     fc.assert(fc.property(flatRecord, (record) => {
       expect(fastAccepts('people', `{"type":"RECORD","stream":"people","record":${JSON.stringify(record)}}`)).toBe(true);
@@ -44,6 +44,15 @@ describe('target-jsonl fast line pattern', () => {
     expect(fastLinePattern('a"b')).toBeUndefined();
     expect(fastAccepts('a.b', '{"type":"RECORD","stream":"aXb","record":{}}')).toBe(false);
     expect(fastAccepts('a.b', '{"type":"RECORD","stream":"a.b","record":{}}')).toBe(true);
+  });
+
+  it('accepts only what JSON.parse accepts in raw string and number text', () => {
+    const piece = fc.constantFrom('a', 'é', '"', '\\', '/', 'u', '0', 'F', 'x', 'n', 'b', '\u0001', '\u007f', '\u2028', '-', '+', '.', 'e', '1', ' ');
+    const raw = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
+    fc.assert(fc.property(raw, raw, (key, value) => {
+      assertSound('s', `{"type":"RECORD","stream":"s","record":{"${key}":"${value}"}}`);
+      assertSound('s', `{"type":"RECORD","stream":"s","record":{"k":${value}}}`);
+    }), { numRuns: 5000 });
   });
 
   it('accepts only what JSON.parse accepts as a flat record (mutated lines)', () => {
