@@ -1,5 +1,6 @@
 // The only module that reads process.env. Everything else receives a frozen Config.
 import path from 'node:path';
+import { CONNECTOR_BASE_ENV_KEYS } from './runner/env.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type Role = 'all' | 'api' | 'worker';
@@ -160,11 +161,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   return Object.freeze(config);
 }
 
-/** Environment variables a connector process may inherit (see runner/spawn.ts). */
+/** The values of our environment a connector process may inherit (allow-list in runner/env.ts). */
 export function connectorBaseEnv(env: Env = process.env): Readonly<Record<string, string>> {
-  const allowed = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'PYTHONPATH', 'PYENV_ROOT', 'PYENV_VERSION'];
   const base: Record<string, string> = {};
-  for (const name of allowed) {
+  for (const name of CONNECTOR_BASE_ENV_KEYS) {
     const value = env[name];
     if (value !== undefined) base[name] = value;
   }
