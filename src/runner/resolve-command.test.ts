@@ -13,6 +13,12 @@ describe('resolveCommand', () => {
     expect(existsSync(args[0])).toBe(true);
   });
 
+  it('gives built-ins (only) a compile cache beside our modules', () => {
+    const { env } = resolveCommand({ builtin: 'tap-sample' });
+    expect(env?.NODE_COMPILE_CACHE).toMatch(/\/node_modules\/\.cache\/tapline-connectors\/$/);
+    expect(resolveCommand({ command: 'tap-x' }).env).toBeUndefined();
+  });
+
   it('rejects unknown or path-like built-in names', () => {
     expect(() => resolveCommand({ builtin: 'nope' })).toThrow('unknown built-in connector: nope');
     expect(() => resolveCommand({ builtin: '../src/server' })).toThrow(/invalid built-in connector name/);

@@ -61,7 +61,7 @@ export function spawnStageConnector(options: ConnectorStageOptions, args: string
     command: options.connector.command,
     args: [...options.connector.args, ...args],
     baseEnv: options.baseEnv,
-    envVars: options.envVars,
+    envVars: { ...options.connector.env, ...options.envVars },
     stdin: role === 'target' ? 'pipe' : 'ignore',
     signal: options.signal,
     timeoutMs: options.timeoutMs,
