@@ -69,7 +69,7 @@ export async function buildApp(ctx: AppContext, deps: AppDeps = {}): Promise<Fas
     loggerInstance: ctx.log as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
     // tenant ids may be 128 characters; Fastify's default would answer 414 past 100.
-    maxParamLength: 256,
+    routerOptions: { maxParamLength: 256 },
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
