@@ -58,3 +58,13 @@ describeEachStore('app with a restricted CORS list', (h) => {
     expect((await preflight('https://global.example.com')).headers['access-control-allow-origin']).toBe('https://global.example.com');
   });
 }, { config: { corsOrigins: ['https://global.example.com'] } });
+
+describeEachStore('app: long path identifiers', (h) => {
+  it('routes 128-character tenant ids (Fastify would answer 414 past 100)', async () => {
+    const env = await h().createEnv();
+    const tenant = 't'.repeat(128);
+    const res = await h().request({ method: 'GET', url: `/${env.envId}/flow/${tenant}/linkedSources`, key: env.envKey });
+    expect(res.statusCode).not.toBe(414);
+    expect(res.json().Code ?? 'ok').not.toBe('InternalError');
+  });
+});
