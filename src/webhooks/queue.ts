@@ -4,25 +4,15 @@
 // processes: a claim is a compare-and-set on the lease, and finishing an attempt
 // is fenced by the attempt number the claim produced.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/types.ts';
-
-export interface ClaimedDelivery {
-  id: number;
-  env_id: string;
-  event_type: string;
-  ordering_key: string;
-  url: string;
-  secrets_enc: string | null;
-  payload: string;
-  /** Including the attempt just claimed; also the fencing token. */
-  attempts: number;
-  first_attempt_at: number | null;
-  created_at: number;
-}
+import type { Selectable } from 'kysely';
+import type { Database, WebhookEventsTable } from '../db/types.ts';
 
 const CLAIMED_COLUMNS = [
   'id', 'env_id', 'event_type', 'ordering_key', 'url', 'secrets_enc', 'payload', 'attempts', 'first_attempt_at', 'created_at',
 ] as const;
+
+/** A delivery this worker holds; `attempts` includes the attempt just claimed and is the fencing token. */
+export type ClaimedDelivery = Pick<Selectable<WebhookEventsTable>, (typeof CLAIMED_COLUMNS)[number]>;
 
 export interface DueCandidate { id: number; url: string }
 
