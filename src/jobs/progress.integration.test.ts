@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../test/harness.ts';
 import { LineCounter } from './progress.ts';
 import { isTerminal } from './status-table.ts';
-import { enableWebhookEvents, jobStatus, linkSource, runJob, setupJobEnv, tempDir, waitForJob, type JobEnv } from './testing.ts';
-import { startJobWorker, type JobWorker } from './worker.ts';
+import { jobStatus, linkSource, runJob, tempDir, waitForJob, type JobEnv, startWorkingJobEnv } from './testing.ts';
+import type { JobWorker } from './worker.ts';
 
 it('LineCounter counts complete lines per stream file, reading only what was appended', async () => {
   const dir = tempDir();
@@ -24,9 +24,7 @@ describeEachStore('jobs: progress and lifecycle event data', (h) => {
   let env: JobEnv;
   let worker: JobWorker;
   beforeAll(async () => {
-    env = await setupJobEnv(h());
-    await enableWebhookEvents(h(), env);
-    worker = startJobWorker(h().ctx, { envIds: [env.envId] });
+    ({ env, worker } = await startWorkingJobEnv(h()));
   });
   afterAll(async () => worker?.stop());
 

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../test/harness.ts';
 import {
-  enableWebhookEvents, eventPath, filesBelow, jobDir, linkSource, readJsonl, runJob, setupJobEnv, statusPath, storedState, waitForJob, type JobEnv,
+  eventPath, filesBelow, jobDir, linkSource, readJsonl, runJob, statusPath, storedState, waitForJob, type JobEnv,
+  startWorkingJobEnv,
 } from './testing.ts';
-import { startJobWorker, type JobWorker } from './worker.ts';
+import type { JobWorker } from './worker.ts';
 
 const FIELD_MAP = { contacts: { name: 'people', selected: ['id', 'email'] } };
 
@@ -13,9 +14,7 @@ describeEachStore('jobs: a real Singer job end to end', (h) => {
   let env: JobEnv;
   let worker: JobWorker;
   beforeAll(async () => {
-    env = await setupJobEnv(h());
-    await enableWebhookEvents(h(), env);
-    worker = startJobWorker(h().ctx, { envIds: [env.envId] });
+    ({ env, worker } = await startWorkingJobEnv(h()));
   });
   afterAll(async () => worker?.stop());
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { startJobWorker, type JobWorker } from './worker.ts';
 import { systemEnvScope, systemTenantScope } from '../auth/scope.ts';
 import { saveDiscoveredCatalog } from '../links/job-plan.ts';
 import type { Harness, TestEnv } from '../../test/harness.ts';
@@ -159,4 +160,11 @@ export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefi
 /** Local folder of a job's storage root. */
 export function jobDir(h: Harness, env: TestEnv, root: string): string {
   return jobStorageFor(h.ctx, systemEnvScope(env.envId)).localDir!(root);
+}
+
+/** A fresh job environment with webhook events on and a job worker serving only it. */
+export async function startWorkingJobEnv(h: Harness): Promise<{ env: JobEnv; worker: JobWorker }> {
+  const env = await setupJobEnv(h);
+  await enableWebhookEvents(h, env);
+  return { env, worker: startJobWorker(h.ctx, { envIds: [env.envId] }) };
 }
